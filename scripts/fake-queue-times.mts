@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * A local stand-in for queue-times.com that replays real recorded payloads (fixtures/queue-times),
+ * counts requests, and can be told to misbehave. Used by the tests and by `npm run demo`.
+ */
+export type UpstreamMode =
+  | 'ok'
+  | 'error-500'
+  | 'not-found'
+  | 'html-error'
+  | 'invalid-json'
+  | 'wrong-shape'
+  | 'truncated'
+  | 'oversized'
+  | 'reset'
+  | 'hang';
+
+export interface FakeQueueTimes {
+  url: string;
+  /** Requests received per path, e.g. `/parks/5/queue_times.json`. */
+  counts: Map<string, number>;
+  total(): number;
+  mode: UpstreamMode;
+  /** Extra delay before answering, in milliseconds. */
+  delayMs: number;
+  /** Replaces the payload served for a park id (null restores the recorded one). */
+  setPayload(parkId: number, payload: unknown): void;
+  close(): Promise<void>;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const FIXTURES_DIR = path.resolve(here, '../fixtures/queue-times');
+
+/** Recorded payloads by the queue-times park id they were captured from. */
+export const RECORDED: Readonly<Record<number, string>> = {
+  4: 'queue-times-disneyland-paris-01iwier.json',
+  5: 'queue-times-epcot-jzxhanta.json',
+  7: 'queue-times-hollywood-studios-jzxhanta.json',
+  28: 'queue-times-walt-disney-studios-paris-01iwier.json',
+  51: 'queue-times-europa-park-open-valentinfrlch.json',
+};
+const recordedIds = Object.keys(RECORDED).map(Number);
+
+/** The recorded payload for a park; parks without a recording borrow one, so every park has data. */
+export function recordedPayload(parkId: number): unknown {
+  const file = RECORDED[parkId] ?? RECORDED[recordedIds[parkId % recordedIds.length] as number];
+  return JSON.parse(readFileSync(path.join(FIXTURES_DIR, file as string), 'utf8'));
+}
+
+interface RideLike {
+  id: number;
+  wait_time: number;
+  is_open: boolean;
+  last_updated?: string;
+}
+
+/**
+ * Moves the recorded waits along a slow wave (a 2-hour period, phase by ride), in 5-minute
+ * steps, so that a demo shows trends after half an hour.
+ */
+export function movingWaits(payload: unknown, now: number): unknown {
+  const at = new Date(now).toISOString();
+  const move = (ride: RideLike): RideLike => {
+    if (!ride.is_open) return { ...ride, last_updated: at };
+    const base = ride.wait_time > 0 ? ride.wait_time : 15 + (ride.id % 6) * 5;
+    const phase = (now / (120 * 60_000)) * 2 * Math.PI + ride.id;
+    const wait = Math.max(5, Math.round((base * (1 + 0.6 * Math.sin(phase))) / 5) * 5);
+    return { ...ride, wait_time: wait, last_updated: at };
+  };
+  const park = payload as { lands: { rides: RideLike[] }[]; rides: RideLike[] };
+  return {
+    ...park,
+    lands: park.lands.map((land) => ({ ...land, rides: land.rides.map(move) })),
+    rides: park.rides.map(move),
+  };
+}
+
+export async function startFakeQueueTimes(options: { moving?: boolean; port?: number } = {}): Promise<FakeQueueTimes> {
+  const overrides = new Map<number, unknown>();
+  const counts = new Map<string, number>();
+  const sockets = new Set<import('node:net').Socket>();
+
+  const fake: FakeQueueTimes = {
+    url: '',
+    counts,
+    total: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
+    mode: 'ok',
+    delayMs: 0,
+    setPayload(parkId, payload) {
+      if (payload === null) overrides.delete(parkId);
+      else overrides.set(parkId, payload);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+
+  const server = http.createServer(async (req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://fake').pathname;
+    counts.set(pathname, (counts.get(pathname) ?? 0) + 1);
+    if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
+    if (res.destroyed) return;
+    const match = /^\/parks\/(\d+)\/queue_times\.json$/.exec(pathname);
+    if (!match) {
+      res.writeHead(404, { 'Content-Type': 'text/html' }).end('<h1>Not found</h1>');
+      return;
+    }
+    const parkId = Number(match[1]);
+    const json = (body: string) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+    switch (fake.mode) {
+      case 'hang':
+        return; // never answers; the client's timeout must fire
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case 'error-500':
+        res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal Server Error');
+        return;
+      case 'not-found':
+        res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"error":"not found"}');
+        return;
+      case 'html-error':
+        res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body>Maintenance</body></html>');
+        return;
+      case 'invalid-json':
+        json('{"lands":[{"id":1,');
+        return;
+      case 'wrong-shape':
+        json(JSON.stringify({ parks: [], message: 'unexpected' }));
+        return;
+      case 'truncated': {
+        const body = JSON.stringify(recordedPayload(parkId));
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
+        res.write(body.slice(0, Math.floor(body.length / 2)));
+        req.socket.destroy();
+        return;
+      }
+      case 'oversized': {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        const filler = `{"lands":[],"rides":[],"padding":"${'x'.repeat(64 * 1024)}`;
+        for (let i = 0; i < 40 && !res.destroyed; i++) res.write(i === 0 ? filler : 'x'.repeat(64 * 1024));
+        res.end('"}');
+        return;
+      }
+      default: {
+        const payload = overrides.get(parkId) ?? recordedPayload(parkId);
+        json(JSON.stringify(options.moving ? movingWaits(payload, Date.now()) : payload));
+      }
+    }
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', () => resolve()));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}

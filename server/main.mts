@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/lib/config.ts';
+import { startSite } from './runtime.mts';
+
+/** `npm run serve`: serves an existing build on HOST:PORT until SIGINT or SIGTERM. */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
+const site = await startSite({
+  host: config.HOST,
+  port: config.PORT,
+  siteUrl: config.SITE_URL,
+  dataDir: path.resolve(root, config.DATA_DIR),
+  root,
+});
+console.info(`site-api listening on ${site.url}`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.info(`${signal}: stopping`);
+    site.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { ConfigError } from './errors.ts';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
+      message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    })
+    .optional();
+
+const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
+
+/** Every environment variable the service reads, with its default (README, "Configuration"). */
+export const EnvironmentSchema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(4321),
+  SITE_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && new URL(value).protocol.startsWith('http'), {
+      message: 'must be an absolute http(s) URL such as https://example.com',
+    })
+    .transform((value) => new URL(value).origin)
+    .default('http://localhost:4321'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  WAIT_TIMES_UPSTREAM_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+      message: 'must be an absolute http(s) URL',
+    })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .default('https://queue-times.com'),
+  LOCATION_TOKEN: z.preprocess(emptyAsUnset, z.string().min(16, 'must be at least 16 characters').optional()),
+  LOCATION_STALE_AFTER_MINUTES: z.coerce.number().int().positive().default(360),
+  SMTP_URL: z.preprocess(emptyAsUnset, optionalUrl(['smtp:', 'smtps:'])),
+  CONTACT_TO: z.preprocess(emptyAsUnset, z.email().optional()),
+  CONTACT_FROM: z.preprocess(emptyAsUnset, z.email().optional()),
+  CONTACT_MAILTO: z.preprocess(emptyAsUnset, z.email().optional()),
+  PHOTO_FEED_ACCESS_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+  PHOTO_FEED_UPSTREAM_URL: z
+    .preprocess(emptyAsUnset, optionalUrl(['http:', 'https:']))
+    .transform((value) => (value ?? 'https://graph.instagram.com').replace(/\/+$/, '')),
+  PUBLISH_HOOK_URL: z.preprocess(emptyAsUnset, optionalUrl(['http:', 'https:'])),
+  NETWORK_ACCESS_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+  NETWORK_TOKEN_EXPIRES_AT: z.preprocess(emptyAsUnset, z.iso.datetime({ offset: true }).optional()),
+});
+
+export type Config = z.output<typeof EnvironmentSchema>;
+
+/** Parses the environment; a malformed setting throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = EnvironmentSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const config = result.data;
+  if (config.SMTP_URL && !(config.CONTACT_TO && config.CONTACT_FROM)) {
+    throw new ConfigError('Invalid configuration: CONTACT_TO and CONTACT_FROM are required with SMTP_URL');
+  }
+  return config;
+}
+
+let cached: { env: string; config: Config } | undefined;
+
+/** The current configuration, re-read whenever the environment changed (tests change it). */
+export function getConfig(): Config {
+  const key = JSON.stringify(process.env);
+  if (cached?.env !== key) cached = { env: key, config: loadConfig(process.env) };
+  return cached.config;
+}

@@ -1,0 +1,62 @@
+/**
+ * The few errors the service answers with. Each carries its HTTP status and a message that is
+ * safe to show a client: never user input, an upstream body or a stack trace.
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly details: Record<string, unknown>;
+
+  constructor(
+    status: number,
+    message: string,
+    options: { headers?: Record<string, string>; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.status = status;
+    this.headers = options.headers ?? {};
+    this.details = options.details ?? {};
+  }
+}
+
+/** 400: the request itself is wrong; `issues` lists the fields when a body failed validation. */
+export class BadRequestError extends HttpError {
+  constructor(message: string, issues?: { path: string; message: string }[]) {
+    super(400, message, issues ? { details: { issues } } : {});
+  }
+}
+
+/** 404: the thing asked for does not exist. */
+export class NotFoundError extends HttpError {
+  constructor(message = 'not found') {
+    super(404, message);
+  }
+}
+
+/** 405: the path exists but not for this method. */
+export class MethodNotAllowedError extends HttpError {
+  constructor(allow: readonly string[]) {
+    super(405, 'method not allowed', { headers: { Allow: allow.join(', ') } });
+  }
+}
+
+/** 502: an upstream failed and there is nothing honest to fall back on. */
+export class UpstreamUnavailableError extends HttpError {
+  constructor(retryAfterSeconds: number, cause?: unknown) {
+    super(502, 'upstream unavailable', {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+      cause,
+    });
+  }
+}
+
+/** A setting in the environment is malformed; thrown at start-up, never answered to a client. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Why an upstream answer could not be used (network, status, size, time or shape). */
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+}

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { HttpError } from './errors.ts';
+
+/** Headers every response of ours carries. */
+export const BASE_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** Public, anonymous GET responses may be read by any origin. */
+export const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag, Retry-After, Link',
+};
+
+/**
+ * Browsers revalidate on every use (cheap with the ETag) while the CDN or the route cache keeps
+ * the response; see https://docs.netlify.com/platform/caching/ ("Cache-Control" vs CDN headers).
+ */
+export const REVALIDATE_IN_BROWSER = 'public, max-age=0, must-revalidate';
+
+/** For anything that must never be stored by a shared cache (errors, auth, per-client answers). */
+export const NO_STORE = 'no-store';
+
+/** A strong validator derived from the exact bytes sent. */
+export function etagFor(body: string | Uint8Array): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/** A JSON response with our base headers and, when `etag` is set, a validator for the body. */
+export function jsonResponse(
+  body: unknown,
+  init: { status?: number; headers?: Record<string, string>; etag?: boolean } = {},
+): Response {
+  const text = JSON.stringify(body);
+  const headers = new Headers({ ...BASE_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
+  for (const [name, value] of Object.entries(init.headers ?? {})) headers.set(name, value);
+  if (init.etag) headers.set('ETag', etagFor(text));
+  return new Response(text, { status: init.status ?? 200, headers });
+}
+
+/** Turns any thrown value into the response a client sees; unknown errors are logged as bugs. */
+export function errorResponse(error: unknown, headers: Record<string, string> = {}): Response {
+  if (error instanceof HttpError) {
+    return jsonResponse(
+      { error: error.message, ...error.details },
+      { status: error.status, headers: { 'Cache-Control': NO_STORE, ...headers, ...error.headers } },
+    );
+  }
+  console.error('Unexpected error while answering a request:', error);
+  return jsonResponse({ error: 'internal error' }, { status: 500, headers: { 'Cache-Control': NO_STORE, ...headers } });
+}
+
+/** Answers a CORS preflight for a public read-only resource. */
+export function publicPreflight(allow: readonly string[]): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...BASE_HEADERS,
+      ...PUBLIC_CORS_HEADERS,
+      'Access-Control-Allow-Methods': allow.join(', '),
+      'Access-Control-Allow-Headers': 'If-None-Match',
+      'Access-Control-Max-Age': '86400',
+      Allow: allow.join(', '),
+    },
+  });
+}

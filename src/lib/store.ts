@@ -1,0 +1,56 @@
+import { getStore, type Store } from '@netlify/blobs';
+import type { z } from 'zod';
+
+/**
+ * The one module that talks to Netlify Blobs. Everything read back is parsed through the schema
+ * it was written with, because `get(…, { type: 'json' })` is untyped and a record may predate a
+ * schema change or be damaged.
+ */
+
+/** The stores the service uses, one per concern. */
+export type StoreName = 'wait-times' | 'location' | 'contact' | 'jobs' | 'photo-feed';
+
+function store(name: StoreName): Store {
+  // Strong consistency: a record written by one instance is read back by the next request
+  // (https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency).
+  return getStore({ name, consistency: 'strong' });
+}
+
+/** Reads one record; `null` when it is missing or no longer matches its schema. */
+export async function readRecord<S extends z.ZodType>(
+  name: StoreName,
+  key: string,
+  schema: S,
+): Promise<z.output<S> | null> {
+  const value: unknown = await store(name).get(key, { type: 'json' });
+  if (value === null) return null;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    console.warn(`Ignoring a damaged record ${name}/${key}`);
+    return null;
+  }
+  return parsed.data;
+}
+
+/** Writes one record whole; a Blobs write replaces the value atomically, so readers never see half. */
+export async function writeRecord<S extends z.ZodType>(
+  name: StoreName,
+  key: string,
+  schema: S,
+  value: z.input<S>,
+): Promise<void> {
+  const checked = schema.parse(value);
+  await store(name).setJSON(key, checked);
+}
+
+/** Keys under a prefix, sorted. */
+export async function listKeys(name: StoreName, prefix: string): Promise<string[]> {
+  const { blobs } = await store(name).list({ prefix });
+  return blobs.map((blob) => blob.key).sort();
+}
+
+/** Deletes records; missing keys are fine. */
+export async function deleteRecords(name: StoreName, keys: readonly string[]): Promise<void> {
+  const target = store(name);
+  await Promise.all(keys.map((key) => target.delete(key)));
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { PARK_SLUGS } from '../lib/parks.ts';
+
+export const TrendSchema = z.enum(['up', 'down', 'flat']).meta({
+  id: 'Trend',
+  description:
+    'Change of the wait against a sample 20 to 45 minutes earlier: `up` when it rose by 5 minutes or more, `down` when it fell by 5 or more, otherwise `flat` (also when there is no earlier sample or the ride was closed then or is closed now).',
+});
+
+export const RideSchema = z
+  .object({
+    name: z.string().meta({ description: 'Ride name as the provider spells it.' }),
+    wait: z.int().min(0).meta({ description: 'Current posted wait in minutes (0 when closed or not posted).' }),
+    open: z.boolean().meta({ description: 'Whether the ride is operating now.' }),
+    trend: TrendSchema,
+    forecast: z.int().min(0).multipleOf(5).nullable().meta({
+      description:
+        'Projected wait about 30 minutes ahead in minutes, a multiple of 5; null when the ride is closed or there is no basis for a projection.',
+    }),
+  })
+  .strict()
+  .meta({ id: 'Ride' });
+
+export const WaitTimesSchema = z
+  .object({
+    updatedAt: z
+      .int()
+      .min(0)
+      .meta({ description: 'Unix time in milliseconds of the upstream fetch that produced the data.' }),
+    source: z
+      .literal('queue-times.com')
+      .meta({ description: 'The upstream provider. Credit it: "Powered by Queue-Times.com".' }),
+    rides: z.array(RideSchema).meta({ description: 'Rides of the park, sorted by name.' }),
+  })
+  .strict()
+  .meta({ id: 'WaitTimes' });
+
+export const WaitTimesQuerySchema = z.object({
+  park: z.enum(PARK_SLUGS).meta({ description: 'One of the 17 park slugs.' }),
+});
+
+export const ErrorSchema = z
+  .object({
+    error: z.string().meta({ description: 'What went wrong, in a few words.' }),
+  })
+  .meta({ id: 'Error' });
+
+export type Trend = z.output<typeof TrendSchema>;
+export type Ride = z.output<typeof RideSchema>;
+export type WaitTimes = z.output<typeof WaitTimesSchema>;

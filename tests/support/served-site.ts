@@ -1,0 +1,86 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ServedSite {
+  url: string;
+  process: ChildProcess;
+  output: () => string;
+  dataDir: string;
+  /** Moves the server's clock forward (needs `clock: true`). */
+  advanceClock(ms: number): Promise<void>;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts the built site exactly as `npm run serve` does (`node server/main.mts` with the
+ * environment), on an OS-assigned port, with a fresh DATA_DIR unless one is given.
+ */
+export async function startServedSite(
+  options: { env?: Record<string, string>; clock?: boolean; dataDir?: string } = {},
+): Promise<ServedSite> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'site-api-data-')));
+  const child = fork(path.join(ROOT, 'server/main.mts'), [], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ...options.env },
+    execArgv: options.clock ? ['--import', path.join(ROOT, 'tests/support/fake-clock.mjs')] : [],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`site did not start:\n${output}`)), 30_000);
+    const onData = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`site exited with ${code} before listening:\n${output}`));
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    url,
+    process: child,
+    output: () => output,
+    dataDir,
+    advanceClock: (ms) =>
+      new Promise((resolve) => {
+        const onMessage = (message: { type?: string }) => {
+          if (message?.type !== 'clock-advanced') return;
+          child.off('message', onMessage);
+          resolve();
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'advance-clock', ms });
+      }),
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const code = await exited;
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** Polls `check` until it returns true or the time is up (for effects that finish in the background). */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
