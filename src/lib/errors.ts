@@ -60,3 +60,38 @@ export class ConfigError extends Error {
 export class UpstreamError extends Error {
   override name = 'UpstreamError';
 }
+
+/** 401: missing or wrong credentials; `challenge` is the `WWW-Authenticate` value. */
+export class UnauthorizedError extends HttpError {
+  constructor(challenge: string, message = 'unauthorized') {
+    super(401, message, { headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' } });
+  }
+}
+
+/** 413: the body is larger than the endpoint accepts. */
+export class PayloadTooLargeError extends HttpError {
+  constructor(maxBytes: number) {
+    super(413, `body larger than ${maxBytes} bytes`);
+  }
+}
+
+/** 415: the body is not of a type the endpoint reads. */
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor(accepted: readonly string[]) {
+    super(415, `content type must be ${accepted.join(' or ')}`);
+  }
+}
+
+/** 429: too many requests from one client; retry after the given seconds. */
+export class TooManyRequestsError extends HttpError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'too many requests', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+  }
+}
+
+/** 503: a feature is not configured or its backing service is unavailable. */
+export class ServiceUnavailableError extends HttpError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(503, message, { details });
+  }
+}

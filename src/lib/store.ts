@@ -8,7 +8,7 @@ import type { z } from 'zod';
  */
 
 /** The stores the service uses, one per concern. */
-export type StoreName = 'wait-times' | 'location' | 'contact' | 'jobs' | 'photo-feed';
+export type StoreName = 'wait-times' | 'location' | 'contact' | 'jobs' | 'photo-feed' | 'rate-limits';
 
 function store(name: StoreName): Store {
   // Strong consistency: a record written by one instance is read back by the next request
