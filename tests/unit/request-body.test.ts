@@ -14,9 +14,19 @@ describe('readBody', () => {
 
   it.each([
     ['JSON', post('{"a":1}', 'application/json'), json, { kind: 'json', value: { a: 1 } }],
-    ['JSON with a charset', post('{"a":1}', 'application/json; charset=utf-8'), json, { kind: 'json', value: { a: 1 } }],
+    [
+      'JSON with a charset',
+      post('{"a":1}', 'application/json; charset=utf-8'),
+      json,
+      { kind: 'json', value: { a: 1 } },
+    ],
     ['a +json media type', post('[1]', 'application/geo+json'), json, { kind: 'json', value: [1] }],
-    ['a form', post('name=A+B&x=%C3%A9', 'application/x-www-form-urlencoded'), both, { kind: 'form', value: { name: 'A B', x: 'é' } }],
+    [
+      'a form',
+      post('name=A+B&x=%C3%A9', 'application/x-www-form-urlencoded'),
+      both,
+      { kind: 'form', value: { name: 'A B', x: 'é' } },
+    ],
   ])('reads %s', async (_case, request, accept, expected) => {
     await expect(readBody(request, { maxBytes: 1024, accept })).resolves.toEqual(expected);
   });
