@@ -29,6 +29,9 @@ export const GET: APIRoute = async ({ url, cache }) => {
   }
 };
 
+// Astro would send HEAD to `ALL` below; HEAD is GET without the body (Node drops it).
+export const HEAD: APIRoute = GET;
+
 export const OPTIONS: APIRoute = () => publicPreflight(ALLOW);
 
 export const ALL: APIRoute = () => errorResponse(new MethodNotAllowedError(ALLOW), PUBLIC_CORS_HEADERS);
