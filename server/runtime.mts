@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { BlobsServer } from '@netlify/blobs/server';
 import { Cron } from 'croner';
+import { isFresh, mirrorKey, routeCacheMirror } from '../src/cache/route-cache-mirror.ts';
 import { createContext, type LoadedFunction, loadFunctions, matchFunction } from './functions.mts';
 
 export interface SiteOptions {
@@ -77,6 +78,16 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     answerNotModified(req, res);
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      // Fast path: a fresh copy that Astro's route cache holds is answered without rendering.
+      // Only Astro-rendered GETs are ever mirrored, so no function route can be shadowed.
+      const cached = routeCacheMirror()?.get(mirrorKey(url));
+      if (cached && isFresh(cached)) {
+        res.writeHead(cached.status, cached.headers.flat());
+        res.end(req.method === 'HEAD' ? undefined : cached.body);
+        return;
+      }
+    }
     const match = matchFunction(functions, url.pathname, req.method ?? 'GET');
     if (match) {
       const context = createContext({
@@ -126,14 +137,26 @@ function answerNotModified(req: http.IncomingMessage, res: http.ServerResponse):
   if (!condition || (req.method !== 'GET' && req.method !== 'HEAD')) return;
   const writeHead = res.writeHead;
   res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
-    const headers = rest.find((arg) => typeof arg === 'object' && arg !== null) as http.OutgoingHttpHeaders | undefined;
-    const etag = headers?.etag ?? headers?.ETag ?? this.getHeader('etag');
+    const headers = rest.find((arg) => typeof arg === 'object' && arg !== null) as
+      | http.OutgoingHttpHeaders
+      | string[]
+      | undefined;
+    const etag = etagIn(headers) ?? this.getHeader('etag');
     if (status === 200 && typeof etag === 'string' && etagMatches(condition, etag)) {
       // Node sends no body for a 304 and ignores later writes.
       return writeHead.call(this, 304, ...(rest as []));
     }
     return writeHead.call(this, status, ...(rest as []));
   } as typeof res.writeHead;
+}
+
+/** The ETag among headers given to writeHead, as an object or as Node's flat [name, value, …] list. */
+function etagIn(headers: http.OutgoingHttpHeaders | string[] | undefined): unknown {
+  if (Array.isArray(headers)) {
+    const index = headers.findIndex((item, i) => i % 2 === 0 && item.toLowerCase() === 'etag');
+    return index === -1 ? undefined : headers[index + 1];
+  }
+  return headers?.etag ?? headers?.ETag;
 }
 
 /** RFC 9110 §13.1.2: weak comparison, `*` matches anything. */

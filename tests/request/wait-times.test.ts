@@ -197,6 +197,17 @@ describe('GET /api/wait-times', () => {
     expect(upstream.total()).toBe(0);
   });
 
+  it('answers a repeat from the route cache with the same bytes and headers Astro rendered', async () => {
+    const rendered = await get('/api/wait-times?park=epcot');
+    const cached = await get('/api/wait-times?park=epcot');
+    expect(rendered.headers.get('x-astro-cache')).toBe('MISS');
+    expect(cached.headers.get('x-astro-cache')).toBe('HIT');
+    expect(await cached.text()).toBe(await rendered.text());
+    const comparable = (response: Response) =>
+      [...response.headers].filter(([name]) => !['date', 'x-astro-cache', 'keep-alive', 'connection'].includes(name));
+    expect(comparable(cached)).toEqual(comparable(rendered));
+  });
+
   it('answers HEAD with the GET headers and no body', async () => {
     const got = await get('/api/wait-times?park=epcot');
     const head = await get('/api/wait-times?park=epcot', { method: 'HEAD' });

@@ -1,0 +1,79 @@
+import type { CacheProvider, CacheProviderFactory } from 'astro';
+import memoryCacheProvider from 'astro/cache/memory';
+import { type MirroredEntry, mirrorKey, publishRouteCacheMirror } from './route-cache-mirror.ts';
+
+/**
+ * Astro's own in-memory route cache (`astro/cache/memory`), plus a read-only mirror of its fresh
+ * entries that the local runtime (server/runtime.mts) answers from without entering Astro's
+ * render pipeline. The mirror never decides anything: it holds byte-exact copies of responses
+ * Astro's provider chose to cache, serves them only while fresh by the same `max-age` rule, and
+ * forgets them when Astro invalidates. Stale and missing entries go through Astro as before, so
+ * stale-while-revalidate stays Astro's. https://docs.astro.build/en/reference/cache-provider-reference/
+ */
+
+// Headers Astro removes from a cached response before it leaves (core/cache/handler.js).
+const INTERNAL_HEADERS = new Set(['cdn-cache-control', 'cache-tag', 'set-cookie']);
+
+function maxAgeOf(cdnCacheControl: string | null): number {
+  const match = /(?:^|,)\s*max-age=(\d+)/i.exec(cdnCacheControl ?? '');
+  return match ? Number(match[1]) : 0;
+}
+
+const provider: CacheProviderFactory<{ max?: number }> = (config) => {
+  const inner = (memoryCacheProvider as CacheProviderFactory)(config) as CacheProvider;
+  const max = config?.max ?? 1000;
+  const entries = new Map<string, MirroredEntry>();
+  publishRouteCacheMirror({ get: (key) => entries.get(key) });
+
+  const remember = async (request: Request, response: Response) => {
+    const maxAge = maxAgeOf(response.headers.get('CDN-Cache-Control'));
+    // The same conditions under which Astro's provider stores a response; a Vary is left to Astro.
+    if (request.method !== 'GET' || maxAge <= 0 || response.headers.has('set-cookie') || response.headers.has('vary')) {
+      return;
+    }
+    const url = new URL(request.url);
+    const copy = response.clone();
+    const headers: [string, string][] = [];
+    copy.headers.forEach((value, name) => {
+      if (!INTERNAL_HEADERS.has(name)) headers.push([name, value]);
+    });
+    headers.push(['x-astro-cache', 'HIT']);
+    const body = new Uint8Array(await copy.arrayBuffer());
+    const key = mirrorKey(url);
+    entries.delete(key);
+    if (entries.size >= max) entries.delete(entries.keys().next().value as string);
+    entries.set(key, {
+      status: response.status,
+      headers,
+      body,
+      storedAt: Date.now(),
+      maxAgeMs: maxAge * 1000,
+      tags: (response.headers.get('Cache-Tag') ?? '')
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+      pathname: url.pathname,
+    });
+  };
+
+  return {
+    name: 'memory',
+    onRequest(context, next) {
+      if (!inner.onRequest) return next();
+      return inner.onRequest(context, async () => {
+        const response = await next();
+        await remember(context.request, response);
+        return response;
+      });
+    },
+    async invalidate(options) {
+      const tags = new Set([options.tags ?? []].flat());
+      for (const [key, entry] of entries) {
+        if (entry.pathname === options.path || entry.tags.some((tag) => tags.has(tag))) entries.delete(key);
+      }
+      await inner.invalidate(options);
+    },
+  };
+};
+
+export default provider;
