@@ -16,15 +16,17 @@ export interface LoadResult {
   max: number;
 }
 
-async function run(url: string, connections: number, durationMs: number, headers: Record<string, string>) {
+async function run(urls: string[], connections: number, durationMs: number, headers: Record<string, string>) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
   const started = performance.now();
   const deadline = started + durationMs;
+  let next = 0;
   const once = () =>
     new Promise<void>((resolve) => {
+      const url = urls[next++ % urls.length] as string;
       const t0 = performance.now();
       const req = http.get(url, { agent, headers }, (res) => {
         res.resume();
@@ -61,11 +63,15 @@ async function run(url: string, connections: number, durationMs: number, headers
   return result;
 }
 
-process.on(
-  'message',
-  async (message: { url: string; connections: number; durationMs: number; headers?: Record<string, string> }) => {
-    const result = await run(message.url, message.connections, message.durationMs, message.headers ?? {});
-    process.send?.(result);
-    process.exit(0);
-  },
-);
+interface LoadRequest {
+  urls: string[];
+  connections: number;
+  durationMs: number;
+  headers?: Record<string, string>;
+}
+
+process.on('message', async (message: LoadRequest) => {
+  const result = await run(message.urls, message.connections, message.durationMs, message.headers ?? {});
+  process.send?.(result);
+  process.exit(0);
+});

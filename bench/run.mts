@@ -6,47 +6,64 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
+import { type FakeQueueTimes, startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
+import { PARKS } from '../src/lib/parks.ts';
 import type { LoadResult } from './load.mts';
 
 /**
- * `npm run bench`: the hot cached GET /api/wait-times through the production local server
- * (`npm run serve`), against a plain node:http server answering the same bytes, in the same run.
- * Prints ratios; never fails on a timing. Loopback only, bounded in time.
+ * `npm run bench [hot|fan-in|slow-upstream]…`: measurements on loopback, bounded in time, printed
+ * as ratios against a baseline measured in the same run. Never fails on a timing.
+ *  - hot: cached GET /api/wait-times through `npm run serve` against plain node:http with the same bytes
+ *  - fan-in: 200 clients for 60 s across all 17 parks while the server's clock runs 12x fast
+ *  - slow-upstream: the upstream takes 10 s; latency of requests while the data revalidates
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const MINUTE = 60_000;
 const PATH = '/api/wait-times?park=epcot';
 
-function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+interface Served {
+  url: string;
+  child: ChildProcess;
+  readyMs: number;
+  advanceClock(ms: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function load(urls: string[], connections: number, durationMs: number, headers: Record<string, string> = {}) {
   const child = fork(path.join(root, 'bench/load.mts'), [], { stdio: 'inherit' });
-  return new Promise((resolve, reject) => {
+  return new Promise<LoadResult>((resolve, reject) => {
     child.once('message', (result) => resolve(result as LoadResult));
     child.once('error', reject);
-    child.send({ url, connections: CONNECTIONS, durationMs: DURATION_MS, headers });
+    child.send({ urls, connections, durationMs, headers });
   });
 }
 
 /** Peak resident memory (VmHWM) of a process, in MiB; Linux only. */
 function peakRssMiB(pid: number | undefined): number | undefined {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
     return Number.isFinite(kb) ? kb / 1024 : undefined;
   } catch {
     return undefined;
   }
 }
 
-async function startServed(
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess; readyMs: number }> {
+/** The built site as `npm run serve` starts it, with the test clock preloaded so a run can move time. */
+async function startServed(upstream: FakeQueueTimes): Promise<Served> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-bench-'));
   const started = performance.now();
   const child = fork(path.join(root, 'server/main.mts'), [], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      WAIT_TIMES_UPSTREAM_URL: upstream.url,
+    },
+    execArgv: ['--import', path.join(root, 'tests/support/fake-clock.mjs')],
+    stdio: ['ignore', 'pipe', 'ignore', 'ipc'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -57,54 +74,131 @@ async function startServed(
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
-  return { url, child, readyMs: performance.now() - started };
+  return {
+    url,
+    child,
+    readyMs: performance.now() - started,
+    advanceClock: (ms) =>
+      new Promise((resolve) => {
+        child.once('message', () => resolve());
+        child.send({ type: 'advance-clock', ms });
+      }),
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
+const header = () => {
+  console.info('| target | req/s | p50 ms | p99 ms | max ms | errors | statuses | peak RSS MiB |');
+  console.info('|---|---|---|---|---|---|---|---|');
+};
 const row = (name: string, r: LoadResult, rss?: number) =>
-  `| ${name} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${rss === undefined ? 'n/a' : fmt(rss)} |`;
+  console.info(
+    `| ${name} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.max, 1)} | ${r.errors} | ${JSON.stringify(r.statuses)} | ${rss === undefined ? 'n/a' : fmt(rss)} |`,
+  );
 
-const upstream = await startFakeQueueTimes();
-const dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-bench-'));
-const site = await startServed({ WAIT_TIMES_UPSTREAM_URL: upstream.url, DATA_DIR: dataDir });
+async function hot(): Promise<void> {
+  const upstream = await startFakeQueueTimes();
+  const site = await startServed(upstream);
+  await fetch(`${site.url}${PATH}`);
+  const sample = await fetch(`${site.url}${PATH}`);
+  const body = Buffer.from(await sample.arrayBuffer());
+  const headers: Record<string, string> = {};
+  sample.headers.forEach((value, name) => {
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) headers[name] = value;
+  });
+  const baseline = http.createServer((_req, res) => res.writeHead(200, headers).end(body));
+  await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
+  const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}${PATH}`;
 
-// The exact bytes and headers of a hot cached answer, for the baseline to repeat.
-await fetch(`${site.url}${PATH}`);
-const sample = await fetch(`${site.url}${PATH}`);
-const body = Buffer.from(await sample.arrayBuffer());
-const headers: Record<string, string> = {};
-sample.headers.forEach((value, name) => {
-  if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-astro-cache'].includes(name)) headers[name] = value;
-});
-headers['content-length'] = String(body.length);
+  console.info(`\n## hot: cached GET ${PATH}, 32 connections, ${SECONDS} s each, ${body.length}-byte body\n`);
+  const plain = await load([baselineUrl], 32, SECONDS * 1000);
+  const served = await load([`${site.url}${PATH}`], 32, SECONDS * 1000);
+  const rss = peakRssMiB(site.child.pid);
+  const conditional = await load([`${site.url}${PATH}`], 32, SECONDS * 1000, { 'If-None-Match': headers.etag ?? '' });
+  header();
+  row('plain node:http, same bytes', plain);
+  row('npm run serve, 200', served, rss);
+  row('npm run serve, 304 (If-None-Match)', conditional);
+  console.info(`\nthroughput ratio (served / plain): **${fmt(served.rps / plain.rps, 3)}**`);
+  console.info(
+    `p50 ratio (plain / served): ${fmt(plain.p50 / served.p50, 3)}; p99 ratio: ${fmt(plain.p99 / served.p99, 3)}`,
+  );
+  console.info(
+    `ready after start: ${fmt(site.readyMs, 0)} ms (process start to listening); upstream requests: ${upstream.total()}`,
+  );
+  baseline.close();
+  await site.stop();
+  await upstream.close();
+}
 
-const baseline = http.createServer((_req, res) => res.writeHead(200, headers).end(body));
-await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
-const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}`;
+async function fanIn(): Promise<void> {
+  const SIM_MINUTES_PER_STEP = 1;
+  const STEP_MS = 5_000;
+  const DURATION_MS = 60_000;
+  const upstream = await startFakeQueueTimes();
+  const site = await startServed(upstream);
+  const urls = PARKS.map((park) => `${site.url}/api/wait-times?park=${park.slug}`);
+  console.info(
+    `\n## fan-in: 200 clients, ${DURATION_MS / 1000} s, all ${PARKS.length} parks; the server's clock gains ${SIM_MINUTES_PER_STEP} min every ${STEP_MS / 1000} s (${(DURATION_MS / STEP_MS) * SIM_MINUTES_PER_STEP} simulated minutes)\n`,
+  );
+  // Upstream requests per park per simulated 5-minute window.
+  const windows: Map<string, number>[] = [new Map()];
+  let simulatedMinutes = 0;
+  const snapshot = () => new Map(upstream.counts);
+  let before = snapshot();
+  const ticker = setInterval(async () => {
+    await site.advanceClock(SIM_MINUTES_PER_STEP * MINUTE);
+    simulatedMinutes += SIM_MINUTES_PER_STEP;
+    if (simulatedMinutes % 5 === 0) {
+      const now = snapshot();
+      const delta = new Map([...now].map(([key, n]) => [key, n - (before.get(key) ?? 0)]));
+      windows[windows.length - 1] = delta;
+      windows.push(new Map());
+      before = now;
+    }
+  }, STEP_MS);
+  const result = await load(urls, 200, DURATION_MS);
+  clearInterval(ticker);
+  const rss = peakRssMiB(site.child.pid);
+  const last = new Map([...snapshot()].map(([key, n]) => [key, n - (before.get(key) ?? 0)]));
+  windows[windows.length - 1] = last;
+  header();
+  row('npm run serve, 17 parks', result, rss);
+  const perWindowMax = windows.map((window) => Math.max(0, ...window.values()));
+  console.info(`\nupstream requests in total: ${upstream.total()} for ${result.requests} client requests`);
+  console.info(`most upstream requests for one park in each 5-minute window: ${perWindowMax.join(', ')} (limit 1)`);
+  await site.stop();
+  await upstream.close();
+}
 
-console.info(
-  `Hot cached GET ${PATH}: ${CONNECTIONS} connections, ${DURATION_MS / 1000} s each, ${body.length}-byte body\n`,
-);
-const plain = await load(`${baselineUrl}${PATH}`);
-const served = await load(`${site.url}${PATH}`);
-const servedRss = peakRssMiB(site.child.pid);
-const etag = sample.headers.get('etag') ?? '';
-const conditional = await load(`${site.url}${PATH}`, { 'If-None-Match': etag });
+async function slowUpstream(): Promise<void> {
+  const upstream = await startFakeQueueTimes();
+  const site = await startServed(upstream);
+  const url = `${site.url}${PATH}`;
+  await fetch(url);
+  // A fast baseline of the filled cache, then the same load while a 10 s upstream revalidates.
+  const filled = await load([url], 32, SECONDS * 1000);
+  upstream.delayMs = 10_000;
+  await site.advanceClock(6 * MINUTE);
+  const during = await load([url], 32, 10_000);
+  console.info('\n## slow-upstream: upstream answers after 10 s; data 6 minutes old (stale-while-revalidate)\n');
+  header();
+  row('fresh cache, fast upstream', filled);
+  row('revalidating against a 10 s upstream', during, peakRssMiB(site.child.pid));
+  console.info(
+    `\np99 during revalidation: **${fmt(during.p99, 2)} ms** (target < 20 ms); upstream requests: ${upstream.total()}`,
+  );
+  upstream.delayMs = 0;
+  await site.stop();
+  await upstream.close();
+}
 
-console.info('| target | req/s | p50 ms | p99 ms | errors | peak RSS MiB |');
-console.info('|---|---|---|---|---|---|');
-console.info(row('plain node:http, same bytes', plain));
-console.info(row('npm run serve, 200', served, servedRss));
-console.info(row('npm run serve, 304 (If-None-Match)', conditional));
-console.info('');
-console.info(`throughput ratio (served / plain): ${fmt(served.rps / plain.rps, 3)}`);
-console.info(`p50 latency ratio (plain / served): ${fmt(plain.p50 / served.p50, 3)}`);
-console.info(`p99 latency ratio (plain / served): ${fmt(plain.p99 / served.p99, 3)}`);
-console.info(`ready after start: ${fmt(site.readyMs, 0)} ms (process start to listening)`);
-console.info(`upstream requests during the run: ${upstream.total()}`);
-
-site.child.kill('SIGTERM');
-await new Promise((resolve) => site.child.once('exit', resolve));
-baseline.close();
-await upstream.close();
-await rm(dataDir, { recursive: true, force: true });
+const scenarios: Record<string, () => Promise<void>> = { hot, 'fan-in': fanIn, 'slow-upstream': slowUpstream };
+const chosen = process.argv.slice(2).filter((name) => name in scenarios);
+for (const name of chosen.length > 0 ? chosen : Object.keys(scenarios))
+  await (scenarios[name] as () => Promise<void>)();

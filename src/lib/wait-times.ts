@@ -17,6 +17,8 @@ export const FALLBACK_MAX_AGE_MS = 24 * 60 * 60_000;
 export const UPSTREAM_BACKOFF_MS = 30_000;
 /** How long a fallback answer may be cached: short, so recovery shows quickly. */
 export const FALLBACK_CACHE_MS = 30_000;
+/** How long an answer given while a refresh is under way may be cached: until the refresh lands. */
+export const REFRESHING_CACHE_MS = 5_000;
 
 export interface WaitTimesResult {
   body: WaitTimes;
@@ -56,6 +58,11 @@ export async function getWaitTimes(park: Park): Promise<WaitTimesResult> {
   }
   if (state.failedAt !== undefined && now - state.failedAt < UPSTREAM_BACKOFF_MS) {
     return answer(await fallbackFor(park, state), now, true);
+  }
+  if (state.inflight && state.latest && now - state.latest.snapshot.fetchedAt <= FALLBACK_MAX_AGE_MS) {
+    // A refresh is under way: everyone but its starter gets the last data now instead of queueing
+    // behind a slow upstream (each stale cache hit would otherwise hold a render open until it lands).
+    return answer(state.latest, now, false, REFRESHING_CACHE_MS);
   }
   // One upstream request per park at a time: concurrent callers share the one in flight.
   state.inflight ??= refresh(park, state).finally(() => {
@@ -119,7 +126,7 @@ async function fallbackFor(park: Park, state: ParkState): Promise<Loaded> {
   throw new UpstreamUnavailableError(retryAfterMs / 1000);
 }
 
-function answer(loaded: Loaded, now: number, fallback: boolean): WaitTimesResult {
+function answer(loaded: Loaded, now: number, fallback: boolean, cacheForMs?: number): WaitTimesResult {
   const { snapshot, earlier } = loaded;
   const rides = snapshot.rides
     .map((ride) => ({
@@ -130,7 +137,7 @@ function answer(loaded: Loaded, now: number, fallback: boolean): WaitTimesResult
       forecast: forecastOf(ride),
     }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const freshForMs = fallback ? FALLBACK_CACHE_MS : snapshot.fetchedAt + FRESH_FOR_MS - now;
+  const freshForMs = cacheForMs ?? (fallback ? FALLBACK_CACHE_MS : snapshot.fetchedAt + FRESH_FOR_MS - now);
   return {
     body: { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides },
     maxAgeSeconds: Math.max(1, Math.ceil(freshForMs / 1000)),
