@@ -24,6 +24,8 @@ export interface FakeQueueTimes {
   url: string;
   /** Requests received per path, e.g. `/parks/5/queue_times.json`. */
   counts: Map<string, number>;
+  /** Answers fully sent per path. */
+  answered: Map<string, number>;
   total(): number;
   mode: UpstreamMode;
   /** Extra delay before answering, in milliseconds. */
@@ -83,11 +85,13 @@ export function movingWaits(payload: unknown, now: number): unknown {
 export async function startFakeQueueTimes(options: { moving?: boolean; port?: number } = {}): Promise<FakeQueueTimes> {
   const overrides = new Map<number, unknown>();
   const counts = new Map<string, number>();
+  const answered = new Map<string, number>();
   const sockets = new Set<import('node:net').Socket>();
 
   const fake: FakeQueueTimes = {
     url: '',
     counts,
+    answered,
     total: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
     mode: 'ok',
     delayMs: 0,
@@ -105,6 +109,7 @@ export async function startFakeQueueTimes(options: { moving?: boolean; port?: nu
   const server = http.createServer(async (req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://fake').pathname;
     counts.set(pathname, (counts.get(pathname) ?? 0) + 1);
+    res.once('finish', () => answered.set(pathname, (answered.get(pathname) ?? 0) + 1));
     if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
     if (res.destroyed) return;
     const match = /^\/parks\/(\d+)\/queue_times\.json$/.exec(pathname);

@@ -21,6 +21,7 @@ beforeEach(async () => {
   upstream.mode = 'ok';
   upstream.delayMs = 0;
   upstream.counts.clear();
+  upstream.answered.clear();
   for (const id of [4, 5, 7, 28, 51]) upstream.setPayload(id, null);
   site = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url }, clock: true });
 });
@@ -91,6 +92,21 @@ describe('GET /api/wait-times', () => {
     await eventually(() => epcotRequests() === 2);
     upstream.delayMs = 0;
     await eventually(async () => (await (await get('/api/wait-times?park=epcot')).json()).updatedAt > first.updatedAt);
+    expect(epcotRequests()).toBe(2);
+  });
+
+  it('answers the last data at once, without queueing, while a slow refresh is under way', async () => {
+    const first = await (await get('/api/wait-times?park=epcot')).json();
+    await site.advanceClock(6 * MINUTE);
+    upstream.delayMs = 3_000;
+    // The stale route-cache hit starts the refresh in the background.
+    await get('/api/wait-times?park=epcot');
+    await eventually(() => epcotRequests() === 2);
+    // A request that misses the route cache reaches the core while the refresh is still running.
+    const during = await (await get('/api/wait-times?park=epcot&during=1')).json();
+    expect(during.updatedAt).toBe(first.updatedAt);
+    // Answered before the upstream answered the refresh: nobody queued behind it.
+    expect(upstream.answered.get(EPCOT)).toBe(1);
     expect(epcotRequests()).toBe(2);
   });
 
