@@ -38,7 +38,7 @@ export function buildOpenApiDocument(siteUrl: string): OpenApiDocument {
         'Public data is cached for 5 minutes: do not poll faster than that.',
       ].join('\n\n'),
       termsOfService: new URL(`${DOCS_PATH}#terms`, siteUrl).href,
-      contact: { name: 'Site owner', url: new URL(`${DOCS_PATH}#contact`, siteUrl).href },
+      contact: { name: 'Site owner', url: new URL('/', siteUrl).href },
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: siteUrl, description: 'This site' }],

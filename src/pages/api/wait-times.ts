@@ -29,6 +29,9 @@ export const GET: APIRoute = async ({ url, cache }) => {
   }
 };
 
+// Astro sends `ALL` a HEAD before falling back to GET, so HEAD is named: GET's headers, no body.
+export const HEAD: APIRoute = (context) => GET(context);
+
 export const OPTIONS: APIRoute = () => publicPreflight(ALLOW);
 
 export const ALL: APIRoute = () => errorResponse(new MethodNotAllowedError(ALLOW), PUBLIC_CORS_HEADERS);
