@@ -52,6 +52,7 @@ export function frontmatterOf(markdown: string): Record<string, string> {
   if (!match?.[1]) throw new Error('SKILL.md must start with a --- frontmatter block');
   const fields: Record<string, string> = {};
   for (const line of match[1].split('\n')) {
+    if (line.trim() === '') continue;
     const field = /^([a-z][a-z-]*):\s*(.*)$/.exec(line);
     if (!field?.[1] || field[2] === undefined) throw new Error(`unsupported frontmatter line: ${line}`);
     fields[field[1]] = field[2].trim();
