@@ -10,6 +10,7 @@ import { BlobsServer } from '@netlify/blobs/server';
 import { Cron } from 'croner';
 import { isFresh, mirrorKey, routeCacheMirror } from '../src/cache/route-cache-mirror.ts';
 import { createContext, type LoadedFunction, loadFunctions, matchFunction } from './functions.mts';
+import { headersFor, loadHeaderRules, loadPageHeaders, staticPathnames } from './static-headers.mts';
 
 export interface SiteOptions {
   host: string;
@@ -66,6 +67,11 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
     import(pathToFileURL(entry).href) as Promise<{ handler: NodeHandler }>,
   ]);
 
+  // Static files get the headers netlify.toml gives them on Netlify; dist/ does not change while serving.
+  const headerRules = loadHeaderRules(options.root);
+  const pageHeaders = loadPageHeaders(options.root);
+  const staticPaths = staticPathnames(path.join(options.root, 'dist/client'));
+
   const pending = new Set<Promise<unknown>>();
   const waitUntil = (promise: Promise<unknown>) => {
     const tracked = promise
@@ -99,6 +105,11 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
       });
       void runFunction(match.fn, req, res, url, context);
       return;
+    }
+    const pathname = decodedPathname(url);
+    if (staticPaths.has(pathname)) {
+      const headers = { ...headersFor(headerRules, pathname), ...pageHeaders(pathname) };
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     }
     astro.handler(req, res);
   });
@@ -164,6 +175,15 @@ export function etagMatches(condition: string, etag: string): boolean {
   if (condition.trim() === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   return condition.split(',').some((candidate) => opaque(candidate) === opaque(etag));
+}
+
+/** The path as the static file server resolves it (percent-decoded), or the raw path if malformed. */
+function decodedPathname(url: URL): string {
+  try {
+    return decodeURIComponent(url.pathname);
+  } catch {
+    return url.pathname;
+  }
 }
 
 function clientIp(req: http.IncomingMessage): string {

@@ -1,9 +1,15 @@
 import { createHash } from 'node:crypto';
+import { API_CATALOG_LINK } from './discovery.ts';
 import { HttpError } from './errors.ts';
 
-/** Headers every response of ours carries. */
+/**
+ * Headers every response of ours carries. `Link` points clients at the API catalog (RFC 9727
+ * §3); relative, so it resolves against whatever host the request reached. Static files get the
+ * same two from netlify.toml (and the local runtime reads them from there).
+ */
 export const BASE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
+  Link: API_CATALOG_LINK,
 };
 
 /** Public, anonymous GET responses may be read by any origin. */
@@ -38,13 +44,18 @@ export function jsonResponse(
   return new Response(text, { status: init.status ?? 200, headers });
 }
 
+/** The JSON body a client sees for an HttpError (also the OpenAPI examples of error responses). */
+export function errorBody(error: HttpError): Record<string, unknown> {
+  return { error: error.message, ...error.details };
+}
+
 /** Turns any thrown value into the response a client sees; unknown errors are logged as bugs. */
 export function errorResponse(error: unknown, headers: Record<string, string> = {}): Response {
   if (error instanceof HttpError) {
-    return jsonResponse(
-      { error: error.message, ...error.details },
-      { status: error.status, headers: { 'Cache-Control': NO_STORE, ...headers, ...error.headers } },
-    );
+    return jsonResponse(errorBody(error), {
+      status: error.status,
+      headers: { 'Cache-Control': NO_STORE, ...headers, ...error.headers },
+    });
   }
   console.error('Unexpected error while answering a request:', error);
   return jsonResponse({ error: 'internal error' }, { status: 500, headers: { 'Cache-Control': NO_STORE, ...headers } });

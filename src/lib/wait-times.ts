@@ -126,8 +126,11 @@ async function fallbackFor(park: Park, state: ParkState): Promise<Loaded> {
   throw new UpstreamUnavailableError(retryAfterMs / 1000);
 }
 
-function answer(loaded: Loaded, now: number, fallback: boolean, cacheForMs?: number): WaitTimesResult {
-  const { snapshot, earlier } = loaded;
+/**
+ * The response body for a snapshot and the history sample about 30 minutes before it. Pure, so
+ * the OpenAPI examples are produced by the same code as real answers (src/openapi/examples.ts).
+ */
+export function waitTimesBody(snapshot: ParkSnapshot, earlier: HistorySample | null): WaitTimes {
   const rides = snapshot.rides
     .map((ride) => ({
       name: ride.name,
@@ -137,9 +140,14 @@ function answer(loaded: Loaded, now: number, fallback: boolean, cacheForMs?: num
       forecast: forecastOf(ride),
     }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides };
+}
+
+function answer(loaded: Loaded, now: number, fallback: boolean, cacheForMs?: number): WaitTimesResult {
+  const { snapshot, earlier } = loaded;
   const freshForMs = cacheForMs ?? (fallback ? FALLBACK_CACHE_MS : snapshot.fetchedAt + FRESH_FOR_MS - now);
   return {
-    body: { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides },
+    body: waitTimesBody(snapshot, earlier),
     maxAgeSeconds: Math.max(1, Math.ceil(freshForMs / 1000)),
     fallback,
   };

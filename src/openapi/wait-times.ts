@@ -1,5 +1,16 @@
+import { MethodNotAllowedError, UpstreamUnavailableError } from '../lib/errors.ts';
 import { PARK_SLUGS } from '../lib/parks.ts';
-import { headers, type JsonObject, jsonContent } from './shared.ts';
+import { parkFromQuery, UPSTREAM_BACKOFF_MS } from '../lib/wait-times.ts';
+import { thrownBy, waitTimesExample } from './examples.ts';
+import {
+  ANONYMOUS,
+  errorResponse,
+  headerRefs,
+  type JsonObject,
+  jsonContent,
+  notModified,
+  PUBLIC_HEADERS,
+} from './shared.ts';
 
 export const waitTimesPaths: Record<string, JsonObject> = {
   '/api/wait-times': {
@@ -7,43 +18,46 @@ export const waitTimesPaths: Record<string, JsonObject> = {
       operationId: 'getWaitTimes',
       summary: 'Live ride waits for one park',
       description:
-        'Relayed from queue-times.com and reused for 5 minutes; after that the last data is answered at once while a refresh runs. Credit the provider ("Powered by Queue-Times.com", linked to https://queue-times.com/) wherever the data is shown, and do not poll faster than every 5 minutes.',
+        'Relayed from queue-times.com and reused for 5 minutes; after that the last data is answered at once while a refresh runs, so do not poll faster than every 5 minutes. Each ride carries a `trend` against about 30 minutes earlier and a `forecast` for about 30 minutes ahead. If the provider fails, the last good data (up to 24 hours old) is answered with its honest `updatedAt`. Credit the provider ("Powered by Queue-Times.com", linked to https://queue-times.com/) wherever the data is shown.',
       tags: ['Wait times'],
+      security: ANONYMOUS,
       parameters: [
         {
           name: 'park',
           in: 'query',
           required: true,
-          description: 'Park slug.',
+          description: 'Park slug, matched exactly.',
           schema: { type: 'string', enum: PARK_SLUGS },
+          example: 'epcot',
         },
       ],
       responses: {
         '200': {
           description: 'The rides of the park, sorted by name.',
-          headers: {
-            ETag: headers.ETag,
-            'Cache-Control': headers.CacheControl,
-            'Access-Control-Allow-Origin': headers.AccessControlAllowOrigin,
-          },
-          content: jsonContent('WaitTimes'),
+          headers: headerRefs('ETag', ...PUBLIC_HEADERS),
+          content: jsonContent('WaitTimes', waitTimesExample()),
         },
-        '304': { description: 'Not modified: the `If-None-Match` validator still matches.' },
-        '400': { description: '`park` is missing or empty.', content: jsonContent('Error', { error: 'missing park' }) },
-        '404': {
-          description: '`park` is not one of the 17 slugs.',
-          content: jsonContent('Error', { error: 'unknown park' }),
-        },
-        '405': {
-          description: 'Method not allowed.',
-          headers: { Allow: headers.Allow },
-          content: jsonContent('Error', { error: 'method not allowed' }),
-        },
-        '502': {
-          description: 'The upstream failed and there is no earlier data (up to 24 hours old) to fall back on.',
-          headers: { 'Retry-After': headers.RetryAfter },
-          content: jsonContent('Error', { error: 'upstream unavailable' }),
-        },
+        '304': notModified,
+        '400': errorResponse(
+          '`park` is missing or empty.',
+          thrownBy(() => parkFromQuery(null)),
+          PUBLIC_HEADERS,
+        ),
+        '404': errorResponse(
+          '`park` is not one of the 17 slugs.',
+          thrownBy(() => parkFromQuery('atlantis')),
+          PUBLIC_HEADERS,
+        ),
+        '405': errorResponse(
+          'The path answers GET, HEAD and OPTIONS only; `Allow` lists them.',
+          new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS']),
+          ['Allow', ...PUBLIC_HEADERS],
+        ),
+        '502': errorResponse(
+          'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
+          new UpstreamUnavailableError(UPSTREAM_BACKOFF_MS / 1000),
+          ['Retry-After', ...PUBLIC_HEADERS],
+        ),
       },
     },
   },

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { PARK_SLUGS } from '../lib/parks.ts';
 
+// The error body is shared by every endpoint (src/schemas/error.ts); re-exported for existing imports.
+export { ErrorSchema } from './error.ts';
+
 export const TrendSchema = z.enum(['up', 'down', 'flat']).meta({
   id: 'Trend',
   description:
@@ -38,12 +41,6 @@ export const WaitTimesSchema = z
 export const WaitTimesQuerySchema = z.object({
   park: z.enum(PARK_SLUGS).meta({ description: 'One of the 17 park slugs.' }),
 });
-
-export const ErrorSchema = z
-  .object({
-    error: z.string().meta({ description: 'What went wrong, in a few words.' }),
-  })
-  .meta({ id: 'Error' });
 
 export type Trend = z.output<typeof TrendSchema>;
 export type Ride = z.output<typeof RideSchema>;

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,15 +10,22 @@ import { type FakeQueueTimes, startFakeQueueTimes } from '../../scripts/fake-que
 import { startLocalBlobs } from '../support/local-blobs.ts';
 import { ROOT } from '../support/served-site.ts';
 
-// The Netlify build runs in a copy of the project, so it never disturbs the local build in dist/.
-const COPIED = ['src', 'public', 'netlify', 'astro.config.mjs', 'package.json', 'tsconfig.json', 'netlify.toml'];
+// The Netlify build runs in a copy of the project (what git tracks, plus new files it does not
+// ignore), so it never disturbs the local build in dist/.
+function projectFiles(): string[] {
+  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return listed.stdout.split('\0').filter((file) => file && existsSync(path.join(ROOT, file)));
+}
 
 let copy: string;
 let build: { status: number | null; output: string };
 
 beforeAll(async () => {
   copy = await mkdtemp(path.join(tmpdir(), 'site-api-netlify-'));
-  for (const entry of COPIED) await cp(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
+  for (const file of projectFiles()) await cp(path.join(ROOT, file), path.join(copy, file), { recursive: true });
   await symlink(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
   const result = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
     cwd: copy,

@@ -29,8 +29,8 @@ export const GET: APIRoute = async ({ url, cache }) => {
   }
 };
 
-// Astro would send HEAD to `ALL` below; HEAD is GET without the body (Node drops it).
-export const HEAD: APIRoute = GET;
+// Astro sends `ALL` a HEAD before falling back to GET, so HEAD is named: GET's headers, no body.
+export const HEAD: APIRoute = (context) => GET(context);
 
 export const OPTIONS: APIRoute = () => publicPreflight(ALLOW);
 

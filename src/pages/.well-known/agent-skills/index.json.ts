@@ -1,0 +1,8 @@
+import type { APIRoute } from 'astro';
+import { buildSkillsIndex } from '../../../lib/agent-skills.ts';
+import { getConfig } from '../../../lib/config.ts';
+
+// Prerendered with the skills themselves, so each digest is of the bytes this build serves.
+export const prerender = true;
+
+export const GET: APIRoute = () => Response.json(buildSkillsIndex(getConfig().SITE_URL));
