@@ -60,14 +60,21 @@ const seconds = (performance.now() - started) / 1000;
 
 const minutes = (value: number) => value.toFixed(2);
 const share = (value: number) => `${(value * 100).toFixed(1)} %`;
-const rate = ({ calls, hits }: CallScore) => (calls === 0 ? 'n/a' : `${share(hits / calls)} of ${calls}`);
+const rate = ({ calls, moved, hits }: CallScore) =>
+  calls === 0
+    ? 'n/a'
+    : `${share(hits / calls)} of ${calls} (${share(hits / Math.max(1, moved))} of the ${moved} that moved)`;
 const table = (header: string[], rows: string[][]) =>
   [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 
+if (positionals.length === 0) {
+  console.info(
+    "Wait-time data from TouringPlans.com (https://touringplans.com/): Disney's Animal Kingdom posted waits.",
+  );
+}
 console.info(`30-minute-ahead forecasts of posted waits, replayed through the service's own history, profile,
 trend and forecast code with the clock driven by the data. Scored only on the days after the
 learning days (the first ${share(learnShare)} of park days); time zone ${timeZone}.
-Wait-time data: TouringPlans.com (https://touringplans.com/), where the shipped series are used.
 `);
 console.info(
   table(
@@ -113,7 +120,8 @@ console.info(
   ),
 );
 console.info(`
-"Right" means the posted wait 30 minutes later moved the called way (a change of 0 is a miss).
+"Right" means the posted wait 30 minutes later moved the called way; a change of 0 counts as a miss
+(the share in brackets leaves those out).
 Linear extrapolates the change since the trend's comparison sample (20–45 minutes earlier).`);
 for (const { name, result, skipped } of results) {
   console.info(

@@ -1,4 +1,4 @@
-import { outlookOf } from '../../src/lib/forecast.ts';
+import { FORECAST_HORIZON_MS, outlookOf } from '../../src/lib/forecast.ts';
 import { minuteOfDay } from '../../src/lib/local-time.ts';
 import { memoryHistory, recordSample } from '../../src/lib/wait-history.ts';
 import type { PostedSample } from './posted-waits.ts';
@@ -15,7 +15,7 @@ import type { PostedSample } from './posted-waits.ts';
 
 const MINUTE = 60_000;
 /** Forecasts are scored against the posted wait 30 minutes later… */
-export const HORIZON_MS = 30 * MINUTE;
+export const HORIZON_MS = FORECAST_HORIZON_MS;
 /** …taken as the last observation at or before that moment, if it is at most this old. */
 export const TARGET_MAX_AGE_MS = 15 * MINUTE;
 const RIDE_ID = '1';
@@ -29,8 +29,9 @@ export interface MethodScore {
 }
 
 export interface CallScore {
-  /** How often the call was made, and how often the wait then moved that way. */
+  /** How often the call was made, how often the wait then moved at all, and how often that way. */
   calls: number;
+  moved: number;
   hits: number;
 }
 
@@ -75,7 +76,7 @@ class Errors {
   }
 }
 
-const call = (): CallScore => ({ calls: 0, hits: 0 });
+const call = (): CallScore => ({ calls: 0, moved: 0, hits: 0 });
 
 /**
  * The outcome of a forecast made at `samples[index]`: the last observation at or before 30
@@ -130,9 +131,9 @@ export async function replay(samples: readonly PostedSample[], options: ReplayOp
     linear.add(linearExtrapolation(wait, posted.at, earlier?.at, earlier?.waits[RIDE_ID]), outcome.wait);
     ours.add(forecast, outcome.wait);
     if (outlook.trend === 'flat') trend.flat++;
-    else tally(trend[outlook.trend], outlook.trend === 'up' ? change > 0 : change < 0);
-    if (forecast > wait) tally(forecastDirection.up, change > 0);
-    if (forecast < wait) tally(forecastDirection.down, change < 0);
+    else tally(trend[outlook.trend], outlook.trend === 'up' ? 1 : -1, change);
+    if (forecast > wait) tally(forecastDirection.up, 1, change);
+    if (forecast < wait) tally(forecastDirection.down, -1, change);
   }
 
   const learnDays = days.slice(0, learnCount);
@@ -165,7 +166,8 @@ export function linearExtrapolation(
   return Math.max(0, wait + ((wait - earlierWait) * HORIZON_MS) / (at - earlierAt));
 }
 
-function tally(score: CallScore, hit: boolean): void {
+function tally(score: CallScore, direction: 1 | -1, change: number): void {
   score.calls++;
-  if (hit) score.hits++;
+  if (change !== 0) score.moved++;
+  if (Math.sign(change) === direction) score.hits++;
 }

@@ -1,5 +1,5 @@
 import type { HistorySample } from '../schemas/park-snapshot.ts';
-import type { WaitProfile } from '../schemas/wait-profile.ts';
+import { MAX_WAIT_MINUTES, type WaitProfile } from '../schemas/wait-profile.ts';
 import type { Trend } from '../schemas/wait-times.ts';
 import { trendOf } from './trend.ts';
 import { expectedChange } from './wait-profile.ts';
@@ -8,8 +8,8 @@ import { expectedChange } from './wait-profile.ts';
 export const FORECAST_STEP_MINUTES = 5;
 /** How far ahead the forecast looks. */
 export const FORECAST_HORIZON_MS = 30 * 60_000;
-/** No posted queue is longer than this (the longest in the backtest data is 390); a multiple of 5. */
-export const FORECAST_MAX_MINUTES = 480;
+/** Forecasts stop at the longest plausible posted wait. */
+export const FORECAST_MAX_MINUTES = MAX_WAIT_MINUTES;
 
 /** Rounds minutes to the nearest 5-minute step, within 0 and `FORECAST_MAX_MINUTES`. */
 export function toStep(minutes: number): number {

@@ -3,6 +3,7 @@ import {
   BUCKETS_PER_DAY,
   MAX_OBSERVATIONS,
   MAX_PROFILE_RIDES,
+  MAX_WAIT_MINUTES,
   type ProfileBucket,
   type RideProfile,
   type WaitProfile,
@@ -91,7 +92,7 @@ const round = (value: number, decimals: number) => {
 };
 
 /**
- * Learns from one pair of history samples: for every ride open in both, the change of its wait
+ * Learns from one pair of history samples: for every ride open in both (with a plausible wait), the change of its wait
  * from `earlier` to `now` is an observation for the slot of `earlier` (the moment a forecast
  * would have been made). `localMinute` is the park-local minute of day of `earlier.at`.
  * Returns a new profile; the one given is not modified.
@@ -107,6 +108,7 @@ export function updateProfile(
   for (const [id, waitThen] of Object.entries(earlier.waits)) {
     const waitNow = now.waits[id];
     if (waitThen === null || waitNow === null || waitNow === undefined) continue;
+    if (waitThen > MAX_WAIT_MINUTES || waitNow > MAX_WAIT_MINUTES) continue; // an upstream glitch
     const ride = profile.rides[id];
     const bucket = observe(ride?.buckets[slot], waitThen, waitNow - waitThen);
     rides ??= { ...profile.rides };

@@ -1,8 +1,9 @@
-import { type ParkSnapshot, ParkSnapshotSchema } from '../schemas/park-snapshot.ts';
+import { type HistorySample, type ParkSnapshot, ParkSnapshotSchema } from '../schemas/park-snapshot.ts';
+import type { WaitProfile } from '../schemas/wait-profile.ts';
 import type { WaitTimes } from '../schemas/wait-times.ts';
 import { getConfig } from './config.ts';
 import { BadRequestError, NotFoundError, UpstreamUnavailableError } from './errors.ts';
-import { FORECAST_HORIZON_MS, outlookOf } from './forecast.ts';
+import { outlookOf } from './forecast.ts';
 import { minuteOfDay } from './local-time.ts';
 import { findPark, type Park } from './parks.ts';
 import { fetchQueueTimes, ridesOf } from './queue-times.ts';
@@ -121,20 +122,34 @@ async function fallbackFor(park: Park, state: ParkState): Promise<Loaded> {
   throw new UpstreamUnavailableError(retryAfterMs / 1000);
 }
 
+/**
+ * The response body for a snapshot, the history sample about 30 minutes before it and, when
+ * there is one, the park's forecaster profile with the park's time zone (without it the forecast
+ * is persistence). Pure: every field describes the data as of `updatedAt`, fallback data included.
+ */
+export function waitTimesBody(
+  snapshot: ParkSnapshot,
+  earlier: HistorySample | null,
+  learned?: { profile: WaitProfile | null; timeZone: string },
+): WaitTimes {
+  const profile = learned?.profile ?? null;
+  const localMinute = learned ? minuteOfDay(snapshot.fetchedAt, learned.timeZone) : 0;
+  const rides = snapshot.rides
+    .map((ride) => ({
+      name: ride.name,
+      wait: ride.wait,
+      open: ride.open,
+      ...outlookOf(ride, earlier, profile, localMinute),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides };
+}
+
 function answer(park: Park, loaded: Loaded, now: number, fallback: boolean): WaitTimesResult {
   const { snapshot, earlier, profile } = loaded;
-  const localMinute = minuteOfDay(snapshot.fetchedAt, park.timezone);
-  // Fallback data older than the horizon projects a moment already past: no basis, so null.
-  const projectable = now - snapshot.fetchedAt <= FORECAST_HORIZON_MS;
-  const rides = snapshot.rides
-    .map((ride) => {
-      const { trend, forecast } = outlookOf(ride, earlier, profile, localMinute);
-      return { name: ride.name, wait: ride.wait, open: ride.open, trend, forecast: projectable ? forecast : null };
-    })
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const freshForMs = fallback ? FALLBACK_CACHE_MS : snapshot.fetchedAt + FRESH_FOR_MS - now;
   return {
-    body: { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides },
+    body: waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone }),
     maxAgeSeconds: Math.max(1, Math.ceil(freshForMs / 1000)),
     fallback,
   };

@@ -1,5 +1,10 @@
 import { z } from 'zod';
 
+/**
+ * No posted queue is longer than this (the longest in the backtest data is 390 minutes): waits
+ * above it are upstream glitches, never learned from, and forecasts stop here. A multiple of 5.
+ */
+export const MAX_WAIT_MINUTES = 480;
 /** Buckets per ride: one per 30 minutes of the park's local day. */
 export const BUCKETS_PER_DAY = 48;
 /** Rides kept per park; the ones seen least recently go first (big parks list about 40–60). */

@@ -117,6 +117,10 @@ describe('replay on the real slices (TouringPlans.com, 17–24 Feb 2019)', () =>
     expect(result.linear.mae).toBeGreaterThan(result.persistence.mae * 1.3);
     const { up, down, flat } = result.trend;
     expect(up.calls + down.calls + flat).toBe(result.scored);
+    for (const call of [up, down, result.forecastDirection.up, result.forecastDirection.down]) {
+      expect(call.hits).toBeLessThanOrEqual(call.moved);
+      expect(call.moved).toBeLessThanOrEqual(call.calls);
+    }
     expect(result.profileBytes).toBeGreaterThan(0);
   });
 

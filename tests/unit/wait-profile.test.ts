@@ -13,6 +13,7 @@ import {
   BUCKETS_PER_DAY,
   MAX_OBSERVATIONS,
   MAX_PROFILE_RIDES,
+  MAX_WAIT_MINUTES,
   type WaitProfile,
   WaitProfileSchema,
 } from '../../src/schemas/wait-profile.ts';
@@ -69,6 +70,19 @@ describe('updateProfile', () => {
     expect(Object.keys(profile.rides)).toEqual(['1']);
     expect(Object.keys(profile.rides['1']?.buckets ?? {})).toEqual(['18']);
     expect(profile.rides['1']?.seen).toBe(now.at);
+  });
+
+  it.each([
+    [MAX_WAIT_MINUTES + 1, 30],
+    [30, 999],
+  ])('does not learn from an implausible wait (%i then, %i now)', (then, now) => {
+    const profile = updateProfile(
+      emptyProfile(),
+      sample(NOW + 30 * MINUTE, { '1': now }),
+      sample(NOW, { '1': then }),
+      NINE_AM,
+    );
+    expect(profile.rides).toEqual({});
   });
 
   it('leaves the profile it was given untouched', () => {
