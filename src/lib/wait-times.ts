@@ -1,13 +1,14 @@
 import { type HistorySample, type ParkSnapshot, ParkSnapshotSchema } from '../schemas/park-snapshot.ts';
+import type { WaitProfile } from '../schemas/wait-profile.ts';
 import type { WaitTimes } from '../schemas/wait-times.ts';
 import { getConfig } from './config.ts';
 import { BadRequestError, NotFoundError, UpstreamUnavailableError } from './errors.ts';
-import { forecastOf } from './forecast.ts';
+import { outlookOf } from './forecast.ts';
+import { minuteOfDay } from './local-time.ts';
 import { findPark, type Park } from './parks.ts';
 import { fetchQueueTimes, ridesOf } from './queue-times.ts';
 import { readRecord, writeRecord } from './store.ts';
-import { trendOf } from './trend.ts';
-import { readEarlier, recordAndCompare } from './wait-history.ts';
+import { blobsHistory, type HistoryContext, readContext, recordSample, sampleOf } from './wait-history.ts';
 
 /** Upstream data is reused this long (SPEC 4.1: cached for 5 minutes). */
 export const FRESH_FOR_MS = 5 * 60_000;
@@ -28,10 +29,12 @@ export interface WaitTimesResult {
   fallback: boolean;
 }
 
-interface Loaded {
+interface Loaded extends HistoryContext {
   snapshot: ParkSnapshot;
-  earlier: HistorySample | null;
 }
+
+/** Without Blobs there is no earlier sample and no profile: trend `flat`, forecast persistence. */
+const NO_CONTEXT: HistoryContext = { earlier: null, profile: null };
 
 interface ParkState {
   latest?: Loaded;
@@ -54,15 +57,15 @@ export async function getWaitTimes(park: Park): Promise<WaitTimesResult> {
   const state = stateOf(park.slug);
   const now = Date.now();
   if (state.latest && now - state.latest.snapshot.fetchedAt < FRESH_FOR_MS) {
-    return answer(state.latest, now, false);
+    return answer(park, state.latest, now, false);
   }
   if (state.failedAt !== undefined && now - state.failedAt < UPSTREAM_BACKOFF_MS) {
-    return answer(await fallbackFor(park, state), now, true);
+    return answer(park, await fallbackFor(park, state), now, true);
   }
   if (state.inflight && state.latest && now - state.latest.snapshot.fetchedAt <= FALLBACK_MAX_AGE_MS) {
     // A refresh is under way: everyone but its starter gets the last data now instead of queueing
     // behind a slow upstream (each stale cache hit would otherwise hold a render open until it lands).
-    return answer(state.latest, now, false, REFRESHING_CACHE_MS);
+    return answer(park, state.latest, now, false, REFRESHING_CACHE_MS);
   }
   // One upstream request per park at a time: concurrent callers share the one in flight.
   state.inflight ??= refresh(park, state).finally(() => {
@@ -70,11 +73,11 @@ export async function getWaitTimes(park: Park): Promise<WaitTimesResult> {
   });
   try {
     const loaded = await state.inflight;
-    return answer(loaded, Date.now(), false);
+    return answer(park, loaded, Date.now(), false);
   } catch (error) {
     state.failedAt = Date.now();
     console.warn(`Wait times for ${park.slug}: ${(error as Error).message}`);
-    return answer(await fallbackFor(park, state), Date.now(), true);
+    return answer(park, await fallbackFor(park, state), Date.now(), true);
   }
 }
 
@@ -97,19 +100,19 @@ async function refresh(park: Park, state: ParkState): Promise<Loaded> {
   if (!state.latest) {
     const stored = await bestEffort(() => readRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema));
     if (stored && Date.now() - stored.fetchedAt < FRESH_FOR_MS) {
-      const earlier = await bestEffort(() => readEarlier(park.slug, stored.fetchedAt));
-      state.latest = { snapshot: stored, earlier: earlier ?? null };
+      const context = await bestEffort(() => readContext(blobsHistory(park.slug), stored.fetchedAt));
+      state.latest = { snapshot: stored, ...(context ?? NO_CONTEXT) };
       return state.latest;
     }
   }
   const upstream = await fetchQueueTimes(getConfig().WAIT_TIMES_UPSTREAM_URL, park.queueTimesId);
   const snapshot: ParkSnapshot = { fetchedAt: Date.now(), rides: ridesOf(upstream) };
   state.failedAt = undefined;
-  const [, earlier] = await Promise.all([
+  const [, context] = await Promise.all([
     bestEffort(() => writeRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema, snapshot)),
-    bestEffort(() => recordAndCompare(park.slug, snapshot)),
+    bestEffort(() => recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone)),
   ]);
-  state.latest = { snapshot, earlier: earlier ?? null };
+  state.latest = { snapshot, ...(context ?? NO_CONTEXT) };
   return state.latest;
 }
 
@@ -118,8 +121,8 @@ async function fallbackFor(park: Park, state: ParkState): Promise<Loaded> {
   if (state.latest && now - state.latest.snapshot.fetchedAt <= FALLBACK_MAX_AGE_MS) return state.latest;
   const stored = await bestEffort(() => readRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema));
   if (stored && now - stored.fetchedAt <= FALLBACK_MAX_AGE_MS) {
-    const earlier = await bestEffort(() => readEarlier(park.slug, stored.fetchedAt));
-    state.latest = { snapshot: stored, earlier: earlier ?? null };
+    const context = await bestEffort(() => readContext(blobsHistory(park.slug), stored.fetchedAt));
+    state.latest = { snapshot: stored, ...(context ?? NO_CONTEXT) };
     return state.latest;
   }
   const retryAfterMs = (state.failedAt ?? now) + UPSTREAM_BACKOFF_MS - now;
@@ -127,27 +130,33 @@ async function fallbackFor(park: Park, state: ParkState): Promise<Loaded> {
 }
 
 /**
- * The response body for a snapshot and the history sample about 30 minutes before it. Pure, so
- * the OpenAPI examples are produced by the same code as real answers (src/openapi/examples.ts).
+ * The response body for a snapshot, the history sample about 30 minutes before it and, when
+ * there is one, the park's forecaster profile with the park's time zone (without it the forecast
+ * is persistence). Pure: every field describes the data as of `updatedAt`, fallback data included.
  */
-export function waitTimesBody(snapshot: ParkSnapshot, earlier: HistorySample | null): WaitTimes {
+export function waitTimesBody(
+  snapshot: ParkSnapshot,
+  earlier: HistorySample | null,
+  learned?: { profile: WaitProfile | null; timeZone: string },
+): WaitTimes {
+  const profile = learned?.profile ?? null;
+  const localMinute = learned ? minuteOfDay(snapshot.fetchedAt, learned.timeZone) : 0;
   const rides = snapshot.rides
     .map((ride) => ({
       name: ride.name,
       wait: ride.wait,
       open: ride.open,
-      trend: trendOf(ride, earlier?.waits[String(ride.id)]),
-      forecast: forecastOf(ride),
+      ...outlookOf(ride, earlier, profile, localMinute),
     }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides };
 }
 
-function answer(loaded: Loaded, now: number, fallback: boolean, cacheForMs?: number): WaitTimesResult {
-  const { snapshot, earlier } = loaded;
+function answer(park: Park, loaded: Loaded, now: number, fallback: boolean, cacheForMs?: number): WaitTimesResult {
+  const { snapshot, earlier, profile } = loaded;
   const freshForMs = cacheForMs ?? (fallback ? FALLBACK_CACHE_MS : snapshot.fetchedAt + FRESH_FOR_MS - now);
   return {
-    body: waitTimesBody(snapshot, earlier),
+    body: waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone }),
     maxAgeSeconds: Math.max(1, Math.ceil(freshForMs / 1000)),
     fallback,
   };
