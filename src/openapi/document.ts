@@ -1,6 +1,10 @@
 import { z } from 'zod';
 // Importing the schema modules registers their `.meta({ id })` components in z.globalRegistry.
 import '../schemas/wait-times.ts';
+import '../schemas/errors.ts';
+import '../schemas/location.ts';
+import '../schemas/protected-resource.ts';
+import { locationPaths, locationSecuritySchemes } from './location.ts';
 import { waitTimesPaths } from './wait-times.ts';
 
 /**
@@ -26,7 +30,9 @@ export function buildOpenApiDocument(siteUrl: string): Record<string, unknown> {
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: siteUrl }],
-    paths: { ...waitTimesPaths },
-    components: { schemas },
+    // Anonymous by default; POST /api/location (the one protected operation) declares its own.
+    security: [],
+    paths: { ...waitTimesPaths, ...locationPaths },
+    components: { schemas, securitySchemes: { ...locationSecuritySchemes } },
   };
 }
