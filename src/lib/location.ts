@@ -216,7 +216,18 @@ const PIN_PREFIX = 'pin/';
 const TRAVEL_PREFIX = 'travel/';
 
 const keyFor = (prefix: string, at: number) => `${prefix}${String(at).padStart(15, '0')}-${randomUUID()}`;
-const timeOfKey = (prefix: string, key: string) => Number(key.slice(prefix.length).split('-')[0]);
+const timeOfKey = (prefix: string, key: string) => Number(key.slice(prefix.length, prefix.length + 15));
+const KEY_SUFFIX = /^\d{15}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Our keys under a prefix, oldest first. Anything else is skipped: the local Blobs server lists the
+ * temporary file of a write in progress (`pin/.k7cc9voyif`) as a key, and taking that for the
+ * newest pin would make a concurrent writer believe there is a newer one.
+ */
+async function keysOf(prefix: string): Promise<string[]> {
+  const keys = await listKeys(STORE, prefix);
+  return keys.filter((key) => KEY_SUFFIX.test(key.slice(prefix.length)));
+}
 
 interface StoredState extends PinState {
   pinKeys: string[];
@@ -224,15 +235,26 @@ interface StoredState extends PinState {
 }
 
 async function readStoredState(): Promise<StoredState> {
-  const [pinKeys, travelKeys] = await Promise.all([listKeys(STORE, PIN_PREFIX), listKeys(STORE, TRAVEL_PREFIX)]);
+  const [pinKeys, travelKeys] = await Promise.all([keysOf(PIN_PREFIX), keysOf(TRAVEL_PREFIX)]);
   const newestPin = pinKeys.at(-1);
   const newestTravel = travelKeys.at(-1);
-  // Each record is parsed back through its schema; a damaged one reads as absent.
+  // Each record is parsed back through its schema; a damaged one (even one that is not JSON) reads
+  // as absent, and the next update replaces it.
   const [pin, travel] = await Promise.all([
-    newestPin ? readRecord(STORE, newestPin, StoredPinSchema) : null,
-    newestTravel ? readRecord(STORE, newestTravel, StoredTravelSwitchSchema) : null,
+    newestPin ? readDamagedAsNull(newestPin, StoredPinSchema) : null,
+    newestTravel ? readDamagedAsNull(newestTravel, StoredTravelSwitchSchema) : null,
   ]);
   return { pin, travel, pinKeys, travelKeys };
+}
+
+async function readDamagedAsNull<S extends z.ZodType>(key: string, schema: S): Promise<z.output<S> | null> {
+  try {
+    return await readRecord(STORE, key, schema);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error; // Blobs unreachable: not a damaged record
+    console.warn(`Ignoring a location record that is not JSON: ${key}`);
+    return null;
+  }
 }
 
 /** The stored state (pin and travel switch); throws when Blobs fails. */

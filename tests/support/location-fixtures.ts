@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ROOT } from './served-site.ts';
 
 /** A real payload from fixtures/location/ (provenance in its SOURCES.md), parsed. */
-export function locationFixture(name: string): unknown {
+export function locationFixture(name: string): object {
   return JSON.parse(readFileSync(path.join(ROOT, 'fixtures/location', name), 'utf8'));
 }
 
