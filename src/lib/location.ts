@@ -16,7 +16,7 @@ import {
 } from '../schemas/location.ts';
 import { requireBearerToken } from './bearer-auth.ts';
 import { getConfig } from './config.ts';
-import { BadRequestError } from './errors.ts';
+import { BadRequestError, HttpError, ServiceUnavailableError } from './errors.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
 
@@ -84,21 +84,17 @@ export function parseLocationUpdate(
 
 function fromPlain(body: object, now: number): LocationUpdate {
   const plain = validate(PlainLocationUpdateSchema, body);
-  const timestamp = plain.timestamp;
-  const at = fixTime(
-    timestamp === undefined ? now : typeof timestamp === 'number' ? timestamp : parseIsoDateTime(timestamp),
-    now,
-    'timestamp',
-  );
+  const { timestamp } = plain;
+  const sentAt =
+    timestamp === undefined ? now : typeof timestamp === 'number' ? timestamp : parseIsoDateTime(timestamp);
+  const update: LocationUpdate = { at: fixTime(sentAt, now, 'timestamp') };
   const lat = plain.lat ?? plain.latitude;
   const lon = plain.lon ?? plain.longitude;
-  return {
-    at,
-    ...(lat !== undefined && lon !== undefined
-      ? { position: { lat: degreesOf(lat), lon: degreesOf(lon), ...(plain.label ? { label: plain.label } : {}) } }
-      : {}),
-    ...(plain.active === undefined ? {} : { active: plain.active }),
-  };
+  if (lat !== undefined && lon !== undefined) {
+    update.position = { lat: degreesOf(lat), lon: degreesOf(lon), ...(plain.label ? { label: plain.label } : {}) };
+  }
+  if (plain.active !== undefined) update.active = plain.active;
+  return update;
 }
 
 function fromOwnTracks(body: object, now: number): LocationUpdate | null {
@@ -177,8 +173,7 @@ export function publicLocation(state: PinState, now: number, staleAfterMs: numbe
   const { pin, travel } = state;
   if (!pin) return { status: 'stale', updatedAt: null };
   const updatedAt = new Date(pin.at).toISOString();
-  const travelling = travel === null || (travel.active && pin.at >= travel.at);
-  if (!travelling || now - pin.at > staleAfterMs) return { status: 'stale', updatedAt };
+  if (!isTravelling(travel, pin.at) || now - pin.at > staleAfterMs) return { status: 'stale', updatedAt };
   return {
     status: 'live',
     lat: coarsen(pin.lat),
@@ -288,7 +283,7 @@ export async function receiveLocationUpdate(
 ): Promise<{ answer: unknown; changed: boolean }> {
   const staleAfterMs = getConfig().LOCATION_STALE_AFTER_MINUTES * 60_000;
   const { format, update } = parseLocationUpdate(body, now);
-  const stored = await readStoredState();
+  const stored = await storeUnavailableAs503(readStoredState);
   const before = publicLocation(stored, now, staleAfterMs);
   if (!update) return { answer: answerFor(format, before), changed: false };
 
@@ -297,11 +292,13 @@ export async function receiveLocationUpdate(
     { newestPinAt: newestPinKey ? timeOfKey(PIN_PREFIX, newestPinKey) : null, travel: stored.travel },
     update,
   );
-  await Promise.all([
-    writes.pin && writeRecord(STORE, keyFor(PIN_PREFIX, writes.pin.at), StoredPinSchema, writes.pin),
-    writes.travel &&
-      writeRecord(STORE, keyFor(TRAVEL_PREFIX, writes.travel.at), StoredTravelSwitchSchema, writes.travel),
-  ]);
+  await storeUnavailableAs503(() =>
+    Promise.all([
+      writes.pin && writeRecord(STORE, keyFor(PIN_PREFIX, writes.pin.at), StoredPinSchema, writes.pin),
+      writes.travel &&
+        writeRecord(STORE, keyFor(TRAVEL_PREFIX, writes.travel.at), StoredTravelSwitchSchema, writes.travel),
+    ]),
+  );
   await prune([...(writes.pin ? stored.pinKeys : []), ...(writes.travel ? stored.travelKeys : [])]);
 
   const after = publicLocation(
@@ -318,15 +315,34 @@ async function prune(keys: string[]): Promise<void> {
   await deleteRecords(STORE, keys).catch((error) => console.warn('Could not prune old location records:', error));
 }
 
-/** POST /api/location authentication: `LOCATION_TOKEN` as Bearer (or as the Basic password). */
+/**
+ * POST /api/location authentication: `LOCATION_TOKEN` as Bearer (or as the Basic password). When
+ * the failure counter in Blobs cannot be read, the request is refused (503), never let through.
+ */
 export async function requireLocationOwner(request: Request, client: string): Promise<void> {
   const config = getConfig();
-  await requireBearerToken(request, {
-    expected: config.LOCATION_TOKEN,
-    siteUrl: config.SITE_URL,
-    client,
-    failures: AUTH_FAILURES,
-  });
+  await storeUnavailableAs503(() =>
+    requireBearerToken(request, {
+      expected: config.LOCATION_TOKEN,
+      siteUrl: config.SITE_URL,
+      client,
+      failures: AUTH_FAILURES,
+    }),
+  );
+}
+
+/**
+ * Blobs failing is a temporary condition, not a bug: 503, which the phone apps retry later (a 4xx
+ * would make OwnTracks on iOS drop the message).
+ */
+async function storeUnavailableAs503<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    console.warn('Location store unavailable:', (error as Error).message);
+    throw new ServiceUnavailableError('location store unavailable');
+  }
 }
 
 /**

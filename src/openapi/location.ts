@@ -153,6 +153,11 @@ export const locationPaths: Record<string, JsonObject> = {
           headers: { 'Retry-After': headers.RetryAfter },
           content: jsonContent('Error', { error: 'too many requests' }),
         },
+        '503': {
+          description:
+            'The pin store is unavailable for the moment; try again later (the phone apps retry on their own).',
+          content: jsonContent('Error', { error: 'location store unavailable' }),
+        },
       },
     },
   },

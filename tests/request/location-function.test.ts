@@ -406,16 +406,30 @@ describe('reading the pin', () => {
     expect(await publicLocation()).toMatchObject({ status: 'live', lat: 1, lon: 2 });
   });
 
-  it('answers the stale marker, flagged as degraded, when Blobs cannot be reached', async () => {
-    const context = process.env.NETLIFY_BLOBS_CONTEXT;
-    process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
-      JSON.stringify({ siteID: 's', token: 't', edgeURL: 'http://127.0.0.1:9', uncachedEdgeURL: 'http://127.0.0.1:9' }),
-    ).toString('base64');
-    try {
-      expect(await readPublicLocation()).toEqual({ location: { status: 'stale', updatedAt: null }, degraded: true });
-    } finally {
+  describe('with Blobs unreachable', () => {
+    let context: string | undefined;
+    beforeEach(() => {
+      context = process.env.NETLIFY_BLOBS_CONTEXT;
+      const nowhere = 'http://127.0.0.1:9'; // discard port: connection refused
+      process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
+        JSON.stringify({ siteID: 's', token: 't', edgeURL: nowhere, uncachedEdgeURL: nowhere }),
+      ).toString('base64');
+    });
+    afterEach(() => {
       process.env.NETLIFY_BLOBS_CONTEXT = context;
-    }
+    });
+
+    it('GET reads the stale marker, flagged as degraded (not to be cached)', async () => {
+      expect(await readPublicLocation()).toEqual({ location: { status: 'stale', updatedAt: null }, degraded: true });
+    });
+
+    it('POST answers 503, which the apps retry, and lets nobody through unchecked', async () => {
+      for (const headers of [bearer(), bearer('forged-token-0123456789abcdef')]) {
+        const response = await post({ lat: 1, lon: 2 }, { headers });
+        expect(response.status).toBe(503);
+        expect(await response.json()).toEqual({ error: 'location store unavailable' });
+      }
+    });
   });
 });
 

@@ -35,7 +35,7 @@ describe('the OpenAPI description of /api/location', () => {
   });
 
   it('documents every status POST answers, with the 401 challenge header', () => {
-    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '413', '415', '429']);
+    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '401', '413', '415', '429', '503']);
     expect(post.responses['401']?.headers).toHaveProperty('WWW-Authenticate');
     expect(post.responses['429']?.headers).toHaveProperty('Retry-After');
   });
