@@ -14,7 +14,7 @@ const longitude = z.number().min(-180).max(180);
 
 // ISO 8601 date-time with a zone. Overland writes the offset without a colon (`-0700`), which
 // ISO 8601 allows (basic format) and RFC 3339 does not, so `z.iso.datetime()` is too strict here.
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})$/;
 
 /** Unix milliseconds of an ISO 8601 date-time with a zone; NaN when it is not one. */
 export function parseIsoDateTime(value: string): number {
