@@ -32,7 +32,15 @@ export const EnvironmentSchema = z.object({
     })
     .transform((value) => value.replace(/\/+$/, ''))
     .default('https://queue-times.com'),
-  LOCATION_TOKEN: z.preprocess(emptyAsUnset, z.string().min(16, 'must be at least 16 characters').optional()),
+  // Sent as `Authorization: Bearer <token>`, so it must be an RFC 6750 b64token.
+  LOCATION_TOKEN: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'may only contain letters, digits and - . _ ~ + / (then optional = padding)')
+      .optional(),
+  ),
   LOCATION_STALE_AFTER_MINUTES: z.coerce.number().int().positive().default(360),
   SMTP_URL: z.preprocess(emptyAsUnset, optionalUrl(['smtp:', 'smtps:'])),
   CONTACT_TO: z.preprocess(emptyAsUnset, z.email().optional()),

@@ -42,6 +42,9 @@ interface OpenApiLike {
   paths: Record<string, Record<string, unknown>>;
 }
 
+/** RFC 9728 metadata of the one protected operation. */
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
+
 /** An absolute URL on the site. */
 export const siteLink = (siteUrl: string, path: string): string => new URL(path, siteUrl).href;
 
@@ -64,8 +67,18 @@ export function buildApiCatalog(siteUrl: string, document: OpenApiLike): ApiCata
     'service-doc': [{ href: siteLink(siteUrl, DOCS_PATH), type: 'text/html', title: 'API reference' }],
     'service-meta': [
       { href: siteLink(siteUrl, AGENT_SKILLS_INDEX_PATH), type: 'application/json', title: 'Agent Skills index' },
+      ...paths
+        .filter((path) => path === PROTECTED_RESOURCE_PATH)
+        .map((path) => ({
+          href: siteLink(siteUrl, path),
+          type: 'application/json',
+          title: 'Protected resource metadata',
+        })),
     ],
-    item: paths.filter((path) => !path.includes('{')).map((path) => ({ href: siteLink(siteUrl, path) })),
+    // The API's endpoints; documents under /.well-known/ describe the API and are not items of it.
+    item: paths
+      .filter((path) => path.startsWith('/api/') && !path.includes('{'))
+      .map((path) => ({ href: siteLink(siteUrl, path) })),
   };
   if (status.length > 0)
     api.status = status.map((path) => ({ href: siteLink(siteUrl, path), type: 'application/json' }));

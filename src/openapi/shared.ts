@@ -94,6 +94,7 @@ export const TAGS = [
   { name: 'Contact', description: 'Messages for the site owner.' },
   { name: 'Job status', description: 'Health of the two automated jobs.' },
   { name: 'Photo feed', description: 'The cached photo-sharing feed.' },
+  { name: 'Discovery', description: 'Machine-readable documents about the API itself.' },
 ] as const;
 
 /** The one protected operation (POST /api/location) names this scheme in its `security`. */

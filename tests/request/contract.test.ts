@@ -1,4 +1,6 @@
+import type { Context } from '@netlify/functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import locationFunction from '../../netlify/functions/location.mts';
 import { type FakeQueueTimes, startFakeQueueTimes, type UpstreamMode } from '../../scripts/fake-queue-times.mts';
 import { type OpenApi, OpenApiValidator, pointer } from '../support/openapi-validator.ts';
 import { type ServedSite, startServedSite } from '../support/served-site.ts';
@@ -25,7 +27,34 @@ interface Case {
   upstream?: UpstreamMode;
   /** First GET the same URL and send its ETag in `If-None-Match`. */
   conditional?: true;
+  /** Send the same request this many times first (to reach a rate limit). */
+  repeatBefore?: number;
+  /**
+   * For states the served site cannot be put in from outside (its embedded Blobs store down):
+   * the answer of the real handler called in-process, checked against the same document.
+   */
+  direct?: () => Promise<Response>;
 }
+
+const TOKEN = 'contract-test-owner-token-0123456789';
+const json = (value: unknown) => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) });
+const owner = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+
+/** Calls a function in-process with Blobs pointing at a closed port, as during a Blobs outage. */
+async function withBlobsDown(run: () => Promise<Response>): Promise<Response> {
+  const saved = { ...process.env };
+  process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
+    JSON.stringify({ siteID: 'x', token: 'x', edgeURL: 'http://127.0.0.1:9', uncachedEdgeURL: 'http://127.0.0.1:9' }),
+  ).toString('base64');
+  process.env.LOCATION_TOKEN = TOKEN;
+  try {
+    return await run();
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
+}
+const functionContext = { ip: '198.51.100.1', params: {}, waitUntil: () => {} } as unknown as Context;
 
 const CASES: Case[] = [
   // GET /api/wait-times
@@ -104,6 +133,142 @@ const CASES: Case[] = [
     upstream: 'html-error',
     status: 502,
   },
+
+  // GET /api/location
+  {
+    name: 'answers the stale marker with no pin',
+    operationId: 'getLocation',
+    method: 'GET',
+    url: '/api/location',
+    status: 200,
+  },
+  {
+    name: 'answers 304 to a matching If-None-Match',
+    operationId: 'getLocation',
+    method: 'GET',
+    url: '/api/location',
+    conditional: true,
+    status: 304,
+  },
+  {
+    name: 'refuses DELETE on the pin',
+    operationId: 'getLocation',
+    method: 'DELETE',
+    url: '/api/location',
+    status: 405,
+  },
+
+  // POST /api/location (the 429 comes last: it locks this client out of the endpoint)
+  {
+    name: 'takes a plain update from the owner',
+    operationId: 'updateLocation',
+    method: 'POST',
+    url: '/api/location',
+    headers: owner,
+    body: JSON.stringify({ lat: 48.8583, lon: 2.2945, label: 'Paris' }),
+    status: 200,
+  },
+  {
+    name: 'takes an OwnTracks message from the owner',
+    operationId: 'updateLocation',
+    method: 'POST',
+    url: '/api/location',
+    headers: owner,
+    body: JSON.stringify({ _type: 'location', lat: 48.85, lon: 2.29, tst: Math.floor(Date.now() / 1000) }),
+    status: 200,
+  },
+  {
+    name: 'refuses a latitude out of range',
+    operationId: 'updateLocation',
+    method: 'POST',
+    url: '/api/location',
+    headers: owner,
+    body: JSON.stringify({ lat: 100, lon: 0 }),
+    status: 400,
+  },
+  {
+    name: 'refuses a body over 64 KiB',
+    operationId: 'updateLocation',
+    method: 'POST',
+    url: '/api/location',
+    headers: owner,
+    body: JSON.stringify({ lat: 1, lon: 1, label: 'x'.repeat(70_000) }),
+    status: 413,
+  },
+  {
+    name: 'refuses a body that is not JSON',
+    operationId: 'updateLocation',
+    method: 'POST',
+    url: '/api/location',
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/plain' },
+    body: 'lat=1',
+    status: 415,
+  },
+  {
+    name: 'answers 503 while the pin store is down',
+    operationId: 'updateLocation',
+    method: 'POST',
+    url: '/api/location',
+    status: 503,
+    direct: () =>
+      withBlobsDown(() =>
+        locationFunction(
+          new Request('http://localhost/api/location', { method: 'POST', ...json({ lat: 1, lon: 2 }), headers: owner }),
+          functionContext,
+        ),
+      ),
+  },
+  {
+    name: 'refuses a request without a token',
+    operationId: 'updateLocation',
+    method: 'POST',
+    url: '/api/location',
+    ...json({ lat: 1, lon: 2 }),
+    status: 401,
+  },
+  {
+    name: 'refuses a wrong token',
+    operationId: 'updateLocation',
+    method: 'POST',
+    url: '/api/location',
+    headers: { Authorization: 'Bearer not-the-token', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ lat: 1, lon: 2 }),
+    status: 401,
+  },
+  {
+    name: 'locks out a client after repeated wrong tokens',
+    operationId: 'updateLocation',
+    method: 'POST',
+    url: '/api/location',
+    headers: { Authorization: 'Bearer still-not-the-token', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ lat: 1, lon: 2 }),
+    repeatBefore: 10,
+    status: 429,
+  },
+
+  // GET /.well-known/oauth-protected-resource
+  {
+    name: 'describes the protected resource',
+    operationId: 'getProtectedResourceMetadata',
+    method: 'GET',
+    url: '/.well-known/oauth-protected-resource',
+    status: 200,
+  },
+  {
+    name: 'answers 304 to a matching If-None-Match',
+    operationId: 'getProtectedResourceMetadata',
+    method: 'GET',
+    url: '/.well-known/oauth-protected-resource',
+    conditional: true,
+    status: 304,
+  },
+  {
+    name: 'refuses POST on the metadata',
+    operationId: 'getProtectedResourceMetadata',
+    method: 'POST',
+    url: '/.well-known/oauth-protected-resource',
+    status: 405,
+  },
 ];
 
 const HTTP_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
@@ -114,7 +279,7 @@ let validator: OpenApiValidator;
 
 beforeAll(async () => {
   upstream = await startFakeQueueTimes();
-  site = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url } });
+  site = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url, LOCATION_TOKEN: TOKEN } });
   const response = await fetch(`${site.url}/docs/openapi.json`);
   validator = new OpenApiValidator((await response.json()) as OpenApi);
 });
@@ -125,7 +290,11 @@ afterAll(async () => {
 });
 
 async function send(c: Case, method = c.method): Promise<Response> {
+  if (c.direct) return c.direct();
   const headers = new Headers(c.headers);
+  for (let i = 0; i < (c.repeatBefore ?? 0); i++) {
+    await (await fetch(`${site.url}${c.url}`, { method, headers, body: c.body ?? null })).arrayBuffer();
+  }
   if (c.conditional) {
     const first = await fetch(`${site.url}${c.url}`);
     await first.arrayBuffer();
@@ -197,7 +366,7 @@ describe('every response matches /docs/openapi.json', () => {
     expect(await contractProblems(c, response, body)).toEqual([]);
   });
 
-  it.each(CASES.filter((c) => c.method === 'GET'))(
+  it.each(CASES.filter((c) => c.method === 'GET' && !c.direct))(
     'HEAD $url answers like GET, without a body ($status)',
     async (c) => {
       const get = await send(c);

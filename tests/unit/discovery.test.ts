@@ -26,7 +26,10 @@ describe('the API catalog (RFC 9727)', () => {
   });
 
   it('AC-7, AC-8: describes the API at /api/ with its OpenAPI description, docs and agent skills, as absolute URLs', () => {
-    const catalog = buildApiCatalog(SITE, buildOpenApiDocument(SITE));
+    const document = buildOpenApiDocument(SITE);
+    const catalog = buildApiCatalog(SITE, document);
+    const apiPaths = Object.keys(document.paths).filter((pathname) => pathname.startsWith('/api/'));
+    expect(apiPaths).toContain('/api/wait-times');
     expect(catalog).toEqual({
       linkset: [
         {
@@ -45,8 +48,14 @@ describe('the API catalog (RFC 9727)', () => {
               type: 'application/json',
               title: 'Agent Skills index',
             },
+            {
+              href: `${SITE}/.well-known/oauth-protected-resource`,
+              type: 'application/json',
+              title: 'Protected resource metadata',
+            },
           ],
-          item: [{ href: `${SITE}/api/wait-times` }],
+          item: apiPaths.map((pathname) => ({ href: `${SITE}${pathname}` })),
+          ...(catalog.linkset[0]?.status ? { status: catalog.linkset[0].status } : {}),
         },
       ],
     });
@@ -210,7 +219,16 @@ describe('the reference page helpers', () => {
   const operations = operationsOf(document);
 
   it('list every operation of the document', () => {
-    expect(operations.map((op) => `${op.method} ${op.path} ${op.id}`)).toEqual(['GET /api/wait-times getWaitTimes']);
+    const expected = Object.entries(document.paths).flatMap(([pathname, item]) =>
+      Object.entries(item)
+        .filter(([method]) => ['get', 'put', 'post', 'delete', 'patch'].includes(method))
+        .map(
+          ([method, operation]) =>
+            `${method.toUpperCase()} ${pathname} ${(operation as { operationId: string }).operationId}`,
+        ),
+    );
+    expect(expected).toContain('GET /api/wait-times getWaitTimes');
+    expect(operations.map((op) => `${op.method} ${op.path} ${op.id}`).sort()).toEqual(expected.sort());
   });
 
   it('build a curl command from the server URL and the example of each required parameter', () => {

@@ -57,6 +57,7 @@ describe('the OpenAPI document', () => {
     expect(document.security).toEqual([]);
     expect(document.components.securitySchemes).toEqual({
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      ownerTokenAsBasicPassword: expect.objectContaining({ type: 'http', scheme: 'basic' }),
     });
     for (const { method, operation } of operations) {
       if (method === 'get') expect(operation.security ?? document.security).toEqual([]);

@@ -1,0 +1,31 @@
+import type { Config, Context } from '@netlify/functions';
+import { errorResponse, jsonResponse, NO_STORE } from '../../src/lib/http.ts';
+import {
+  isEmptyOwnTracksPost,
+  LOCATION_CACHE_TAG,
+  MAX_BODY_BYTES,
+  receiveLocationUpdate,
+  requireLocationOwner,
+} from '../../src/lib/location.ts';
+import { readBody } from '../../src/lib/request-body.ts';
+import { invalidateRouteCache } from '../../src/lib/route-cache.ts';
+
+/**
+ * POST /api/location: the owner's phone updates the travel-mode pin. GET, HEAD and OPTIONS on the
+ * same path are the Astro endpoint's (src/pages/api/location.ts). No CORS here: phone apps do not
+ * need it, and no browser page should hold the owner's token.
+ */
+export default async (request: Request, context: Context): Promise<Response> => {
+  try {
+    await requireLocationOwner(request, context.ip);
+    if (isEmptyOwnTracksPost(request)) return jsonResponse([], { headers: { 'Cache-Control': NO_STORE } });
+    const { value } = await readBody(request, { maxBytes: MAX_BODY_BYTES, accept: ['json'] });
+    const { answer, changed } = await receiveLocationUpdate(value);
+    if (changed) await invalidateRouteCache([LOCATION_CACHE_TAG], (promise) => context.waitUntil(promise));
+    return jsonResponse(answer, { headers: { 'Cache-Control': NO_STORE } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+};
+
+export const config: Config = { path: '/api/location', method: ['POST'] };
