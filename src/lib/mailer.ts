@@ -41,10 +41,12 @@ const PLAIN_ADDRESS = /^[^\s"<>(),;:\\[\]@]+@[^\s"<>(),;:\\[\]@]+$/;
 
 /**
  * Text that is safe as (part of) a header value: every line break and control character becomes a
- * space, runs of white space collapse, and the result is at most `maxLength` characters.
+ * space, runs of white space collapse, and the result is at most `maxLength` characters. A `=?`
+ * gets a space (`= ?`) so that typed text never reads as an RFC 2047 encoded word, which a mail
+ * client would decode into something else (line breaks included).
  */
 export function singleLine(value: string, maxLength = 200): string {
-  const flat = value.replace(UNSAFE_IN_HEADER, ' ').replace(/\s+/g, ' ').trim();
+  const flat = value.replace(UNSAFE_IN_HEADER, ' ').replace(/=\?/g, '= ?').replace(/\s+/g, ' ').trim();
   const chars = [...flat];
   return chars.length <= maxLength ? flat : `${chars.slice(0, maxLength - 1).join('')}…`;
 }

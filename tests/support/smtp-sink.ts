@@ -36,6 +36,8 @@ export async function startSmtpSink(
     authOptional: !options.auth,
     allowInsecureAuth: true,
     logger: false,
+    // No reverse DNS lookup of 127.0.0.1 on every connection.
+    disableReverseLookup: true,
     onConnect(_session, callback) {
       if (!failing) return callback();
       const error = Object.assign(new Error('Service not available, try again later'), { responseCode: 421 });

@@ -144,6 +144,7 @@ describe('header safety', () => {
     ['a NUL and an escape', 'a\u0000b\u001bc', 'a b c'],
     ['Unicode line and paragraph separators', 'a\u2028b\u2029c\u0085d', 'a b c d'],
     ['runs of white space', '  a \t  b  ', 'a b'],
+    ['an RFC 2047 encoded word', '=?UTF-8?Q?Ada=0D=0ABcc:_x@y.z?=', '= ?UTF-8?Q?Ada=0D=0ABcc:_x@y.z?='],
   ])('singleLine flattens %s', (_case, input, expected) => {
     expect(singleLine(input)).toBe(expected);
   });
