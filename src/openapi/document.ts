@@ -1,6 +1,9 @@
 import { z } from 'zod';
 // Importing the schema modules registers their `.meta({ id })` components in z.globalRegistry.
+import '../schemas/contact.ts';
+import '../schemas/errors.ts';
 import '../schemas/wait-times.ts';
+import { contactPaths } from './contact.ts';
 import { waitTimesPaths } from './wait-times.ts';
 
 /**
@@ -26,7 +29,7 @@ export function buildOpenApiDocument(siteUrl: string): Record<string, unknown> {
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: siteUrl }],
-    paths: { ...waitTimesPaths },
+    paths: { ...waitTimesPaths, ...contactPaths },
     components: { schemas },
   };
 }
