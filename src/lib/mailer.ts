@@ -39,14 +39,18 @@ const UNSAFE_IN_HEADER = /[\p{Cc}\p{Zl}\p{Zp}]+/gu;
 // An address we put in a header must be one plain token: no white space, quotes, brackets or lists.
 const PLAIN_ADDRESS = /^[^\s"<>(),;:\\[\]@]+@[^\s"<>(),;:\\[\]@]+$/;
 
+/** One line of text: every line break and control character becomes a space, runs of white space collapse. */
+function flatten(value: string): string {
+  return value.replace(UNSAFE_IN_HEADER, ' ').replace(/\s+/g, ' ').trim();
+}
+
 /**
- * Text that is safe as (part of) a header value: every line break and control character becomes a
- * space, runs of white space collapse, and the result is at most `maxLength` characters. A `=?`
- * gets a space (`= ?`) so that typed text never reads as an RFC 2047 encoded word, which a mail
- * client would decode into something else (line breaks included).
+ * Text that is safe as (part of) a header value: flattened to one line and at most `maxLength`
+ * characters. A `=?` gets a space (`= ?`) so that typed text never reads as an RFC 2047 encoded
+ * word, which a mail client would decode into something else (line breaks included).
  */
 export function singleLine(value: string, maxLength = 200): string {
-  const flat = value.replace(UNSAFE_IN_HEADER, ' ').replace(/=\?/g, '= ?').replace(/\s+/g, ' ').trim();
+  const flat = flatten(value.replace(/=\?/g, '= ?'));
   const chars = [...flat];
   return chars.length <= maxLength ? flat : `${chars.slice(0, maxLength - 1).join('')}…`;
 }
@@ -59,7 +63,7 @@ export function contactSubject(name: string, siteHost: string): string {
 /** The plain-text body: who wrote, when, and the message exactly as typed. */
 export function contactText(mail: ContactMail): string {
   return [
-    `Name: ${singleLine(mail.name)}`,
+    `Name: ${flatten(mail.name)}`,
     `E-mail: ${mail.email}`,
     `Received: ${mail.receivedAt.toISOString()}`,
     '',
