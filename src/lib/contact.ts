@@ -242,9 +242,15 @@ async function reschedule(key: string, record: OutboxMessage, now: number, error
   const attempts = record.attempts + 1;
   const nextAttemptAt = now + retryDelayMs(attempts);
   const lastError = errorCodeOf(error);
-  console.warn(
-    `contact: message ${record.id} not sent (attempt ${attempts}, ${lastError}); next attempt after ${new Date(nextAttemptAt).toISOString()}`,
-  );
+  const next = `next attempt after ${new Date(nextAttemptAt).toISOString()}`;
+  if (/ 5\d\d$/.test(lastError)) {
+    // A 5xx reply will not go away by itself: the settings need a look. The message is kept.
+    console.error(
+      `contact: message ${record.id} refused by the SMTP server (attempt ${attempts}, ${lastError}); check SMTP_URL, CONTACT_FROM and CONTACT_TO; ${next}`,
+    );
+  } else {
+    console.warn(`contact: message ${record.id} not sent (attempt ${attempts}, ${lastError}); ${next}`);
+  }
   try {
     await writeRecord('contact', key, OutboxMessageSchema, { ...record, attempts, nextAttemptAt, lastError });
   } catch (writeError) {
