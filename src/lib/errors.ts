@@ -95,3 +95,10 @@ export class ServiceUnavailableError extends HttpError {
     super(503, message, { details });
   }
 }
+
+/** 403: understood but refused, e.g. a form posted to us from another site. */
+export class ForbiddenError extends HttpError {
+  constructor(message = 'forbidden') {
+    super(403, message);
+  }
+}

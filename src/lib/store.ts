@@ -49,6 +49,31 @@ export async function listKeys(name: StoreName, prefix: string): Promise<string[
   return blobs.map((blob) => blob.key).sort();
 }
 
+/** Keys under a prefix with each one's current ETag (the version a conditional write can name), sorted by key. */
+export async function listEntries(name: StoreName, prefix: string): Promise<{ key: string; etag: string }[]> {
+  const { blobs } = await store(name).list({ prefix });
+  return blobs.map(({ key, etag }) => ({ key, etag })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * Replaces a record only if it is still the version `etag` names (from `listEntries`), so that of
+ * several writers racing for one record exactly one wins. Returns whether this write won.
+ */
+export async function replaceRecordIfUnchanged<S extends z.ZodType>(
+  name: StoreName,
+  key: string,
+  schema: S,
+  value: z.input<S>,
+  etag: string,
+): Promise<boolean> {
+  // Without an ETag the write would silently become unconditional (the local server sends none on reads).
+  if (!etag) return false;
+  const checked = schema.parse(value);
+  const result = await store(name).setJSON(key, checked, { onlyIfMatch: etag });
+  // The client reports some failed writes as `modified: true` with an empty ETag.
+  return result.modified && result.etag !== '';
+}
+
 /** Deletes records; missing keys are fine. */
 export async function deleteRecords(name: StoreName, keys: readonly string[]): Promise<void> {
   const target = store(name);

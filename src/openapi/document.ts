@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { DOCS_PATH } from '../lib/discovery.ts';
 // Importing the schema modules registers their `.meta({ id })` components in z.globalRegistry.
+import '../schemas/contact.ts';
 import '../schemas/error.ts';
 import '../schemas/location.ts';
 import '../schemas/protected-resource.ts';
 import '../schemas/wait-times.ts';
+import { contactPaths } from './contact.ts';
 import { locationPaths, locationSecuritySchemes } from './location.ts';
 import { ANONYMOUS, HEADERS, headerRefs, type JsonObject, SECURITY_SCHEMES, TAGS } from './shared.ts';
 import { waitTimesPaths } from './wait-times.ts';
 
 /** Every area's paths; each area of the API adds its paths file here. */
-const PATHS: Record<string, JsonObject> = { ...waitTimesPaths, ...locationPaths };
+const PATHS: Record<string, JsonObject> = { ...waitTimesPaths, ...locationPaths, ...contactPaths };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

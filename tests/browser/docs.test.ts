@@ -118,7 +118,7 @@ test.describe('without JavaScript', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('site-api API reference');
     await expect(page.locator('[data-copy-source]').first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Copy' })).toHaveCount(0);
-    await page.getByText('Example 200 response').click();
+    await page.getByText('Example 200 response').first().click();
     await expect(page.locator('details pre').first()).toBeVisible();
     await expect(page.locator('details pre').first()).toContainText('"source": "queue-times.com"');
   });

@@ -1,9 +1,11 @@
 import type { Context } from '@netlify/functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import contactFunction from '../../netlify/functions/contact.mts';
 import locationFunction from '../../netlify/functions/location.mts';
 import { type FakeQueueTimes, startFakeQueueTimes, type UpstreamMode } from '../../scripts/fake-queue-times.mts';
 import { type OpenApi, OpenApiValidator, pointer } from '../support/openapi-validator.ts';
 import { type ServedSite, startServedSite } from '../support/served-site.ts';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
 
 /**
  * The contract test: real requests to the built server, every answer checked against
@@ -34,19 +36,21 @@ interface Case {
    * the answer of the real handler called in-process, checked against the same document.
    */
   direct?: () => Promise<Response>;
+  /** Puts a collaborator in the state the case needs; the returned function restores it. */
+  setup?: () => () => void;
 }
 
 const TOKEN = 'contract-test-owner-token-0123456789';
 const json = (value: unknown) => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) });
 const owner = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
 
-/** Calls a function in-process with Blobs pointing at a closed port, as during a Blobs outage. */
-async function withBlobsDown(run: () => Promise<Response>): Promise<Response> {
+/** Calls a handler in-process with `env` set, restoring the environment after. */
+async function withEnv(env: Record<string, string | undefined>, run: () => Promise<Response>): Promise<Response> {
   const saved = { ...process.env };
-  process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
-    JSON.stringify({ siteID: 'x', token: 'x', edgeURL: 'http://127.0.0.1:9', uncachedEdgeURL: 'http://127.0.0.1:9' }),
-  ).toString('base64');
-  process.env.LOCATION_TOKEN = TOKEN;
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
   try {
     return await run();
   } finally {
@@ -55,6 +59,27 @@ async function withBlobsDown(run: () => Promise<Response>): Promise<Response> {
   }
 }
 const functionContext = { ip: '198.51.100.1', params: {}, waitUntil: () => {} } as unknown as Context;
+
+/** Blobs pointing at a closed port, as during an outage. */
+const withBlobsDown = (run: () => Promise<Response>) =>
+  withEnv(
+    {
+      NETLIFY_BLOBS_CONTEXT: Buffer.from(
+        JSON.stringify({
+          siteID: 'x',
+          token: 'x',
+          edgeURL: 'http://127.0.0.1:9',
+          uncachedEdgeURL: 'http://127.0.0.1:9',
+        }),
+      ).toString('base64'),
+      LOCATION_TOKEN: TOKEN,
+    },
+    run,
+  );
+
+const SITE_URL = 'http://localhost:4321';
+const message = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the contract test.' };
+let smtp: SmtpSink;
 
 const CASES: Case[] = [
   // GET /api/wait-times
@@ -246,6 +271,106 @@ const CASES: Case[] = [
     status: 429,
   },
 
+  // POST /api/contact (the 429 comes last: it locks this client out of the endpoint)
+  {
+    name: 'sends a message to the owner',
+    operationId: 'sendContactMessage',
+    method: 'POST',
+    url: '/api/contact',
+    ...json(message),
+    status: 200,
+  },
+  {
+    name: 'keeps a message for later while the mail server is down',
+    operationId: 'sendContactMessage',
+    method: 'POST',
+    url: '/api/contact',
+    ...json(message),
+    setup: () => {
+      smtp.setFailing(true);
+      return () => smtp.setFailing(false);
+    },
+    status: 202,
+  },
+  {
+    name: 'sends a plain HTML form post back to the page it came from',
+    operationId: 'sendContactMessage',
+    method: 'POST',
+    url: '/api/contact',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Accept: 'text/html',
+      Origin: SITE_URL,
+      Referer: `${SITE_URL}/contact/`,
+    },
+    body: new URLSearchParams({ ...message, website: '' }).toString(),
+    status: 303,
+  },
+  {
+    name: 'lists every invalid field',
+    operationId: 'sendContactMessage',
+    method: 'POST',
+    url: '/api/contact',
+    ...json({ name: '', email: 'not an address' }),
+    status: 400,
+  },
+  {
+    name: 'refuses a post from a page of another site',
+    operationId: 'sendContactMessage',
+    method: 'POST',
+    url: '/api/contact',
+    headers: { 'Content-Type': 'application/json', Origin: 'https://elsewhere.example' },
+    body: JSON.stringify(message),
+    status: 403,
+  },
+  {
+    name: 'refuses GET on the contact endpoint',
+    operationId: 'sendContactMessage',
+    method: 'GET',
+    url: '/api/contact',
+    status: 405,
+  },
+  {
+    name: 'refuses a body over 32 KiB',
+    operationId: 'sendContactMessage',
+    method: 'POST',
+    url: '/api/contact',
+    ...json({ ...message, message: 'x'.repeat(40_000) }),
+    status: 413,
+  },
+  {
+    name: 'refuses a body that is neither JSON nor a form',
+    operationId: 'sendContactMessage',
+    method: 'POST',
+    url: '/api/contact',
+    headers: { 'Content-Type': 'text/plain' },
+    body: 'hello',
+    status: 415,
+  },
+  {
+    name: 'offers the mailto link when mail is not configured',
+    operationId: 'sendContactMessage',
+    method: 'POST',
+    url: '/api/contact',
+    status: 503,
+    direct: () =>
+      withEnv({ SMTP_URL: undefined, CONTACT_MAILTO: 'owner@example.com' }, () =>
+        contactFunction(
+          new Request('http://localhost/api/contact', { method: 'POST', ...json(message) }),
+          functionContext,
+        ),
+      ),
+  },
+  {
+    name: 'limits one client to 5 messages an hour',
+    operationId: 'sendContactMessage',
+    method: 'POST',
+    url: '/api/contact',
+    ...json(message),
+    repeatBefore: 5,
+    status: 429,
+  },
+
   // GET /.well-known/oauth-protected-resource
   {
     name: 'describes the protected resource',
@@ -279,7 +404,18 @@ let validator: OpenApiValidator;
 
 beforeAll(async () => {
   upstream = await startFakeQueueTimes();
-  site = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url, LOCATION_TOKEN: TOKEN } });
+  smtp = await startSmtpSink();
+  site = await startServedSite({
+    env: {
+      WAIT_TIMES_UPSTREAM_URL: upstream.url,
+      LOCATION_TOKEN: TOKEN,
+      SITE_URL,
+      SMTP_URL: smtp.url,
+      CONTACT_TO: 'owner@example.com',
+      CONTACT_FROM: 'site@example.com',
+      CONTACT_MAILTO: 'owner@example.com',
+    },
+  });
   const response = await fetch(`${site.url}/docs/openapi.json`);
   validator = new OpenApiValidator((await response.json()) as OpenApi);
 });
@@ -287,6 +423,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.stop();
   await upstream?.close();
+  await smtp?.close();
 });
 
 async function send(c: Case, method = c.method): Promise<Response> {
@@ -304,7 +441,7 @@ async function send(c: Case, method = c.method): Promise<Response> {
   }
   upstream.mode = c.upstream ?? 'ok';
   try {
-    return await fetch(`${site.url}${c.url}`, { method, headers, body: c.body ?? null });
+    return await fetch(`${site.url}${c.url}`, { method, headers, body: c.body ?? null, redirect: 'manual' });
   } finally {
     upstream.mode = 'ok';
   }
@@ -328,9 +465,10 @@ async function contractProblems(c: Case, response: Response, body: string): Prom
       if (required) problems.push(`required header ${name} is missing`);
       continue;
     }
-    const schema = validator.document.components.headers?.[name] as { schema?: { type?: string } } | undefined;
-    const typed = ['integer', 'number'].includes(schema?.schema?.type ?? '') && /^-?\d+(\.\d+)?$/.test(value);
-    for (const error of validator.errorsAt(schemaAt, typed ? Number(value) : value)) {
+    // Header values are text; a numeric schema is checked against the number the text spells.
+    const asText = validator.errorsAt(schemaAt, value);
+    const numeric = /^-?\d+(\.\d+)?$/.test(value);
+    for (const error of asText.length > 0 && numeric ? validator.errorsAt(schemaAt, Number(value)) : asText) {
       problems.push(`header ${name}: ${JSON.stringify(value)} ${error}`);
     }
   }
@@ -360,7 +498,8 @@ async function contractProblems(c: Case, response: Response, body: string): Prom
 
 describe('every response matches /docs/openapi.json', () => {
   it.each(CASES)('$method $url $name ($status)', async (c) => {
-    const response = await send(c);
+    const restore = c.setup?.();
+    const response = await send(c).finally(() => restore?.());
     const body = await response.text();
     expect(response.status, body).toBe(c.status);
     expect(await contractProblems(c, response, body)).toEqual([]);

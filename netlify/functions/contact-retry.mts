@@ -1,0 +1,16 @@
+import type { Config } from '@netlify/functions';
+import { deliverQueuedMessages } from '../../src/lib/contact.ts';
+import { jsonResponse, NO_STORE } from '../../src/lib/http.ts';
+
+/**
+ * Sends the contact messages the SMTP server refused earlier, with backoff (src/lib/contact.ts).
+ * Netlify runs it on the schedule below (UTC, five-field cron); `npm start` runs it the same way.
+ */
+export default async (): Promise<Response> => {
+  const report = await deliverQueuedMessages(Date.now());
+  return jsonResponse(report, { headers: { 'Cache-Control': NO_STORE } });
+};
+
+export const config: Config = {
+  schedule: '*/5 * * * *',
+};

@@ -1,0 +1,39 @@
+import type { Config, Context } from '@netlify/functions';
+import { getConfig } from '../../src/lib/config.ts';
+import { CONTACT_MAX_BODY_BYTES, parseContactRequest, submitContactMessage } from '../../src/lib/contact.ts';
+import {
+  acceptedForm,
+  acceptedJson,
+  answersWithHtml,
+  assertOwnOrigin,
+  contactPreflight,
+  errorForm,
+  errorJson,
+} from '../../src/lib/contact-http.ts';
+import { readBody } from '../../src/lib/request-body.ts';
+
+/**
+ * POST /api/contact: a visitor's message for the site owner, by e-mail (README, "Contact form").
+ * Other methods fall through to src/pages/api/contact.ts, which answers 405.
+ */
+export default async (request: Request, context: Context): Promise<Response> => {
+  const { SITE_URL } = getConfig();
+  if (request.method === 'OPTIONS') return contactPreflight(request, SITE_URL);
+  const html = answersWithHtml(request);
+  try {
+    assertOwnOrigin(request, SITE_URL);
+    const { value } = await readBody(request, { maxBytes: CONTACT_MAX_BODY_BYTES, accept: ['json', 'form'] });
+    const outcome = await submitContactMessage(parseContactRequest(value), { client: context.ip });
+    return html ? acceptedForm(request, outcome, SITE_URL) : acceptedJson(outcome, SITE_URL);
+  } catch (error) {
+    return html ? errorForm(error, request, SITE_URL) : errorJson(error, SITE_URL);
+  }
+};
+
+// The per-client limit (5 messages an hour) is kept in Blobs by src/lib/rate-limit.ts rather than
+// Netlify's `rateLimit` setting: that one counts every request, valid or not, answers its own 429
+// without `Retry-After`, and does not exist in the local runtime.
+export const config: Config = {
+  path: '/api/contact',
+  method: ['POST', 'OPTIONS'],
+};
