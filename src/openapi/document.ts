@@ -1,6 +1,10 @@
 import { z } from 'zod';
 // Importing the schema modules registers their `.meta({ id })` components in z.globalRegistry.
+import '../schemas/jobs.ts';
+import '../schemas/photo-feed.ts';
 import '../schemas/wait-times.ts';
+import { jobPaths } from './jobs.ts';
+import { photoFeedPaths } from './photo-feed.ts';
 import { waitTimesPaths } from './wait-times.ts';
 
 /**
@@ -26,7 +30,7 @@ export function buildOpenApiDocument(siteUrl: string): Record<string, unknown> {
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: siteUrl }],
-    paths: { ...waitTimesPaths },
+    paths: { ...waitTimesPaths, ...jobPaths, ...photoFeedPaths },
     components: { schemas },
   };
 }

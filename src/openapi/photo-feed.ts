@@ -1,0 +1,44 @@
+import { headers, type JsonObject, jsonContent, methodNotAllowed } from './shared.ts';
+
+export const photoFeedPaths: Record<string, JsonObject> = {
+  '/api/photo-feed': {
+    get: {
+      operationId: 'getPhotoFeed',
+      summary: 'Recent posts from the photo platform',
+      description:
+        "The owner's 12 most recent posts on the photo platform, reused for 5 minutes; after that the last data is answered at once while a refresh runs. When the platform fails, the last good feed (up to 24 hours old) is answered with its honest `updatedAt`. When the feature is not configured the answer is still 200, with `configured: false` and no items. Do not poll faster than every 5 minutes.",
+      tags: ['Photo feed'],
+      responses: {
+        '200': {
+          description: 'The feed; `items` may be empty.',
+          headers: {
+            ETag: headers.ETag,
+            'Cache-Control': headers.CacheControl,
+            'Access-Control-Allow-Origin': headers.AccessControlAllowOrigin,
+          },
+          content: jsonContent('PhotoFeed', {
+            configured: true,
+            updatedAt: 1795257000000,
+            items: [
+              {
+                id: '17944140305561228',
+                caption: 'Sunset over the lake',
+                mediaType: 'image',
+                imageUrl: 'https://scontent.cdninstagram.com/v/t51.29350-15/360790382_n.jpg',
+                permalink: 'https://www.instagram.com/p/Cut_iGvLvTh/',
+                timestamp: '2026-11-15T12:50:35.000Z',
+              },
+            ],
+          }),
+        },
+        '304': { description: 'Not modified: the `If-None-Match` validator still matches.' },
+        '405': methodNotAllowed,
+        '502': {
+          description: 'The platform failed and there is no earlier feed (up to 24 hours old) to fall back on.',
+          headers: { 'Retry-After': headers.RetryAfter },
+          content: jsonContent('Error', { error: 'upstream unavailable' }),
+        },
+      },
+    },
+  },
+};
