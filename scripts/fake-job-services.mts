@@ -222,6 +222,8 @@ export interface FakeNetworkApi extends FakeServer {
   posts: CreatedPost[];
   /** The API refuses identical content with 422 DUPLICATE_POST, as the real one does. */
   detectDuplicates: boolean;
+  /** Creates the next N posts but drops the connection instead of answering (the client never learns). */
+  loseAnswers: number;
 }
 
 /**
@@ -232,7 +234,7 @@ export interface FakeNetworkApi extends FakeServer {
 export async function startFakeNetworkApi(validToken = 'network-token-1'): Promise<FakeNetworkApi> {
   const posts: CreatedPost[] = [];
   let nextId = 7141138937766391808n;
-  const state = { validToken, detectDuplicates: true };
+  const state = { validToken, detectDuplicates: true, loseAnswers: 0 };
   const duplicateBody = readFixture(JOB_FIXTURES_DIR, 'network-duplicate-post-422.json');
   const fake = await startFake((request, res) => {
     if (request.path !== '/rest/posts' || request.method !== 'POST') {
@@ -286,6 +288,11 @@ export async function startFakeNetworkApi(validToken = 'network-token-1'): Promi
       return;
     }
     posts.push(post);
+    if (state.loseAnswers > 0) {
+      state.loseAnswers--;
+      res.socket?.destroy();
+      return;
+    }
     res.writeHead(201, { 'x-restli-id': post.id, 'Content-Length': '0' }).end();
   });
   return Object.defineProperties(fake, {
@@ -294,6 +301,12 @@ export async function startFakeNetworkApi(validToken = 'network-token-1'): Promi
       get: () => state.validToken,
       set: (value: string) => {
         state.validToken = value;
+      },
+    },
+    loseAnswers: {
+      get: () => state.loseAnswers,
+      set: (value: number) => {
+        state.loseAnswers = value;
       },
     },
     detectDuplicates: {

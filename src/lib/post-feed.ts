@@ -133,7 +133,11 @@ export function decodeXmlText(raw: string): string {
 
 /** Text of an HTML fragment (an RSS description), with its own entities decoded. */
 function stripTags(html: string): string {
-  return decodeXmlText(html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' '));
+  const text = html
+    .replace(/<\/(p|div|li|h[1-6]|blockquote|pre|tr)>|<br\s*\/?>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ');
+  return decodeXmlText(text);
 }
 
 function cleanText(text: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hookTarget } from '../../src/lib/build-hook.ts';
+import type { JobRecords } from '../../src/lib/job-status.ts';
 import {
   ABANDONED_AFTER_MS,
   hookOf,
@@ -10,7 +11,6 @@ import {
   SHARE_STALE_AFTER_MS,
   tokenOf,
 } from '../../src/lib/job-status.ts';
-import type { JobRecords } from '../../src/lib/job-status.ts';
 import { NetworkStatusSchema, PublishStatusSchema, type StoredRun } from '../../src/schemas/jobs.ts';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
@@ -36,11 +36,36 @@ describe('the health of a job', () => {
   it.each<[string, JobRecords, string, { outcome: string; finishedAt: 'set' | null } | null]>([
     ['no record at all', { last: null, started: null }, 'never-run', null],
     ['a first run still in progress', { last: null, started: started(2 * MINUTE) }, 'never-run', null],
-    ['a success an hour ago', { last: run(HOUR, 'success'), started: started(HOUR) }, 'ok', { outcome: 'success', finishedAt: 'set' }],
-    ['a failure an hour ago', { last: run(HOUR, 'failure'), started: started(HOUR) }, 'failing', { outcome: 'failure', finishedAt: 'set' }],
-    ['a success exactly 26 hours ago', { last: run(26 * HOUR, 'success'), started: null }, 'ok', { outcome: 'success', finishedAt: 'set' }],
-    ['a success 26 hours and 1 ms ago', { last: run(26 * HOUR + 1, 'success'), started: null }, 'stale', { outcome: 'success', finishedAt: 'set' }],
-    ['a failure 30 hours ago', { last: run(30 * HOUR, 'failure'), started: null }, 'stale', { outcome: 'failure', finishedAt: 'set' }],
+    [
+      'a success an hour ago',
+      { last: run(HOUR, 'success'), started: started(HOUR) },
+      'ok',
+      { outcome: 'success', finishedAt: 'set' },
+    ],
+    [
+      'a failure an hour ago',
+      { last: run(HOUR, 'failure'), started: started(HOUR) },
+      'failing',
+      { outcome: 'failure', finishedAt: 'set' },
+    ],
+    [
+      'a success exactly 26 hours ago',
+      { last: run(26 * HOUR, 'success'), started: null },
+      'ok',
+      { outcome: 'success', finishedAt: 'set' },
+    ],
+    [
+      'a success 26 hours and 1 ms ago',
+      { last: run(26 * HOUR + 1, 'success'), started: null },
+      'stale',
+      { outcome: 'success', finishedAt: 'set' },
+    ],
+    [
+      'a failure 30 hours ago',
+      { last: run(30 * HOUR, 'failure'), started: null },
+      'stale',
+      { outcome: 'failure', finishedAt: 'set' },
+    ],
     [
       'a newer run in progress after a success',
       { last: run(DAY, 'success'), started: started(MINUTE) },
@@ -59,8 +84,18 @@ describe('the health of a job', () => {
       'failing',
       { outcome: 'failure', finishedAt: null },
     ],
-    ['a first run that never ended', { last: null, started: started(HOUR) }, 'failing', { outcome: 'failure', finishedAt: null }],
-    ['an abandoned run two days ago', { last: null, started: started(2 * DAY) }, 'stale', { outcome: 'failure', finishedAt: null }],
+    [
+      'a first run that never ended',
+      { last: null, started: started(HOUR) },
+      'failing',
+      { outcome: 'failure', finishedAt: null },
+    ],
+    [
+      'an abandoned run two days ago',
+      { last: null, started: started(2 * DAY) },
+      'stale',
+      { outcome: 'failure', finishedAt: null },
+    ],
   ])('%s: %s', (_name, records, status, lastRun) => {
     const health = jobHealthOf(records, NOW, PUBLISH_STALE_AFTER_MS);
     expect(health.status).toBe(status);
@@ -99,7 +134,13 @@ describe('the build hook state', () => {
     ['no hook configured', run(HOUR, 'success', { hook: call(200) }), undefined, 'unconfigured', null],
     ['configured, never run', null, HOOK, 'unknown', null],
     ['configured after a run without a hook', run(HOUR, 'failure', { hook: null }), HOOK, 'unknown', null],
-    ['a different hook than the one last called', run(HOUR, 'success', { hook: call(200, `${HOOK}x`) }), HOOK, 'unknown', null],
+    [
+      'a different hook than the one last called',
+      run(HOUR, 'success', { hook: call(200, `${HOOK}x`) }),
+      HOOK,
+      'unknown',
+      null,
+    ],
     ['answered 200', run(HOUR, 'success', { hook: call(200) }), HOOK, 'ok', 200],
     ['answered 204', run(HOUR, 'success', { hook: call(204) }), HOOK, 'ok', 204],
     ['answered 404', run(HOUR, 'failure', { hook: call(404) }), HOOK, 'failing', 404],
@@ -150,7 +191,13 @@ describe('token freshness', () => {
 });
 
 describe('the sharing job status', () => {
-  const share = { at: NOW - HOUR, url: 'https://example.com/posts/a/', title: 'A', outcome: 'success' as const, message: 'shared' };
+  const share = {
+    at: NOW - HOUR,
+    url: 'https://example.com/posts/a/',
+    title: 'A',
+    outcome: 'success' as const,
+    message: 'shared',
+  };
   const fine = { last: run(HOUR, 'success', { job: 'network-share' }), started: null };
   const future = new Date(NOW + 30 * DAY).toISOString();
   const past = new Date(NOW - 1).toISOString();
@@ -163,8 +210,20 @@ describe('the sharing job status', () => {
     ['a recent success, token expiring in 3 days', fine, 'token', new Date(NOW + 3 * DAY).toISOString(), 'ok'],
     ['a recent success, token expired', fine, 'token', past, 'failing'],
     ['a recent success, token removed', fine, undefined, undefined, 'failing'],
-    ['a recent failure', { last: run(HOUR, 'failure', { job: 'network-share' }), started: null }, 'token', future, 'failing'],
-    ['3 hours and 1 ms since the last run', { last: run(SHARE_STALE_AFTER_MS + 1, 'success'), started: null }, 'token', future, 'stale'],
+    [
+      'a recent failure',
+      { last: run(HOUR, 'failure', { job: 'network-share' }), started: null },
+      'token',
+      future,
+      'failing',
+    ],
+    [
+      '3 hours and 1 ms since the last run',
+      { last: run(SHARE_STALE_AFTER_MS + 1, 'success'), started: null },
+      'token',
+      future,
+      'stale',
+    ],
     ['stale with an expired token', { last: run(4 * HOUR, 'success'), started: null }, 'token', past, 'stale'],
   ])('%s: %s', (_name, records, token, expiresAt, status) => {
     expect(networkStatusOf(records, NOW, token, expiresAt, null).status).toBe(status);

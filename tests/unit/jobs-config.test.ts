@@ -15,7 +15,12 @@ describe('the configuration of the jobs and the photo feed', () => {
       NETWORK_API_URL: 'https://api.linkedin.com',
       NETWORK_API_VERSION: '202610',
     });
-    for (const name of ['PUBLISH_HOOK_URL', 'NETWORK_FEED_URL', 'NETWORK_AUTHOR_URN', 'NETWORK_ACCESS_TOKEN'] as const) {
+    for (const name of [
+      'PUBLISH_HOOK_URL',
+      'NETWORK_FEED_URL',
+      'NETWORK_AUTHOR_URN',
+      'NETWORK_ACCESS_TOKEN',
+    ] as const) {
       expect(config[name]).toBeUndefined();
     }
   });
@@ -61,7 +66,8 @@ describe('the scheduled functions', () => {
       'photo-token-refresh': '30 3 * * *',
     });
     const after = new Date('2026-11-21T12:34:56Z');
-    const next = (pattern: string) => new Cron(pattern, { paused: true, timezone: 'UTC' }).nextRun(after)?.toISOString();
+    const next = (pattern: string) =>
+      new Cron(pattern, { paused: true, timezone: 'UTC' }).nextRun(after)?.toISOString();
     expect(next('@daily')).toBe('2026-11-22T00:00:00.000Z');
     expect(next('@hourly')).toBe('2026-11-21T13:00:00.000Z');
     expect(next('30 3 * * *')).toBe('2026-11-22T03:30:00.000Z');

@@ -60,7 +60,14 @@ describe("reading the posting API's answer", () => {
   });
 
   it.each<[string, number, string, string, boolean, boolean]>([
-    ['an invalid token', 401, readFixture(JOB_FIXTURES_DIR, 'network-invalid-token-401.json'), 'posting API rejected the token (401)', true, true],
+    [
+      'an invalid token',
+      401,
+      readFixture(JOB_FIXTURES_DIR, 'network-invalid-token-401.json'),
+      'posting API rejected the token (401)',
+      true,
+      true,
+    ],
     [
       'a revoked token',
       401,
@@ -69,8 +76,22 @@ describe("reading the posting API's answer", () => {
       true,
       true,
     ],
-    ['a missing permission', 403, '{"status":403,"serviceErrorCode":100,"code":"ACCESS_DENIED","message":"Not enough permissions"}', 'posting API refused the author or permission (403, ACCESS_DENIED)', true, true],
-    ['throttling', 429, '{"status":429,"message":"Resource level throttle limit reached"}', 'posting API is rate limiting (429)', true, true],
+    [
+      'a missing permission',
+      403,
+      '{"status":403,"serviceErrorCode":100,"code":"ACCESS_DENIED","message":"Not enough permissions"}',
+      'posting API refused the author or permission (403, ACCESS_DENIED)',
+      true,
+      true,
+    ],
+    [
+      'throttling',
+      429,
+      '{"status":429,"message":"Resource level throttle limit reached"}',
+      'posting API is rate limiting (429)',
+      true,
+      true,
+    ],
     ['a server error', 500, '<h1>Internal Server Error</h1>', 'posting API failed (500)', true, false],
     ['a gateway timeout', 504, '', 'posting API failed (504)', true, false],
     [
@@ -81,7 +102,14 @@ describe("reading the posting API's answer", () => {
       false,
       false,
     ],
-    ['a bad request', 400, '{"status":400,"code":"ILLEGAL_ARGUMENT","message":"Request body could not be converted to data map"}', 'posting API refused the post (400, ILLEGAL_ARGUMENT)', false, false],
+    [
+      'a bad request',
+      400,
+      '{"status":400,"code":"ILLEGAL_ARGUMENT","message":"Request body could not be converted to data map"}',
+      'posting API refused the post (400, ILLEGAL_ARGUMENT)',
+      false,
+      false,
+    ],
   ])('takes %s as refused, without repeating upstream prose', (_name, status, body, message, retryLater, stopRun) => {
     expect(classifyShareAnswer(status, null, body)).toEqual({ kind: 'refused', status, message, retryLater, stopRun });
   });
