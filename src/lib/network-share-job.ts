@@ -44,8 +44,11 @@ export const MAX_SHARES_PER_RUN = 3;
 export const MAX_FAILED_ATTEMPTS = 5;
 /** A claim without a result older than this belongs to a run that stopped. */
 export const CLAIM_LEASE_MS = 5 * 60_000;
-/** Netlify stops a scheduled function after 30 s: no new share is started past this. */
-export const RUN_BUDGET_MS = 18_000;
+/**
+ * Netlify stops a scheduled function after 30 s: no share is started past this (the feed takes at
+ * most 2 × 5 s, a share at most 10 s), so that every started share is also recorded.
+ */
+export const RUN_BUDGET_MS = 15_000;
 
 export interface NetworkShareOptions {
   feedTimeoutMs?: number | undefined;

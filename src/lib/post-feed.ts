@@ -3,7 +3,7 @@ import { UpstreamError } from './errors.ts';
 import { callUpstream, parseJson, TRANSIENT_STATUSES } from './upstream-http.ts';
 
 /** The site's own feed is a static file: it answers fast or is down. */
-export const FEED_TIMEOUT_MS = 8_000;
+export const FEED_TIMEOUT_MS = 5_000;
 /** A feed of full posts can be large, but not this large. */
 export const MAX_FEED_BYTES = 4 * 1024 * 1024;
 /** Only the newest posts matter to the sharing job. */

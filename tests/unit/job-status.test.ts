@@ -33,70 +33,74 @@ function run(startedAgoMs: number, outcome: 'success' | 'failure', extra: Partia
 const started = (agoMs: number) => ({ runId: `start-${agoMs}`, startedAt: NOW - agoMs });
 
 describe('the health of a job', () => {
-  it.each<[string, JobRecords, string, { outcome: string; finishedAt: 'set' | null } | null]>([
-    ['no record at all', { last: null, started: null }, 'never-run', null],
-    ['a first run still in progress', { last: null, started: started(2 * MINUTE) }, 'never-run', null],
-    [
-      'a success an hour ago',
-      { last: run(HOUR, 'success'), started: started(HOUR) },
-      'ok',
-      { outcome: 'success', finishedAt: 'set' },
-    ],
-    [
-      'a failure an hour ago',
-      { last: run(HOUR, 'failure'), started: started(HOUR) },
-      'failing',
-      { outcome: 'failure', finishedAt: 'set' },
-    ],
-    [
-      'a success exactly 26 hours ago',
-      { last: run(26 * HOUR, 'success'), started: null },
-      'ok',
-      { outcome: 'success', finishedAt: 'set' },
-    ],
-    [
-      'a success 26 hours and 1 ms ago',
-      { last: run(26 * HOUR + 1, 'success'), started: null },
-      'stale',
-      { outcome: 'success', finishedAt: 'set' },
-    ],
-    [
-      'a failure 30 hours ago',
-      { last: run(30 * HOUR, 'failure'), started: null },
-      'stale',
-      { outcome: 'failure', finishedAt: 'set' },
-    ],
-    [
-      'a newer run in progress after a success',
-      { last: run(DAY, 'success'), started: started(MINUTE) },
-      'ok',
-      { outcome: 'success', finishedAt: 'set' },
-    ],
-    [
-      'a newer run in progress keeps a day-old job fresh',
-      { last: run(27 * HOUR, 'success'), started: started(MINUTE) },
-      'ok',
-      { outcome: 'success', finishedAt: 'set' },
-    ],
-    [
-      'a newer run that never recorded its end',
-      { last: run(DAY, 'success'), started: started(ABANDONED_AFTER_MS + 1) },
-      'failing',
-      { outcome: 'failure', finishedAt: null },
-    ],
-    [
-      'a first run that never ended',
-      { last: null, started: started(HOUR) },
-      'failing',
-      { outcome: 'failure', finishedAt: null },
-    ],
-    [
-      'an abandoned run two days ago',
-      { last: null, started: started(2 * DAY) },
-      'stale',
-      { outcome: 'failure', finishedAt: null },
-    ],
-  ])('%s: %s', (_name, records, status, lastRun) => {
+  it.each(
+    (
+      [
+        ['no record at all', { last: null, started: null }, 'never-run', null],
+        ['a first run still in progress', { last: null, started: started(2 * MINUTE) }, 'never-run', null],
+        [
+          'a success an hour ago',
+          { last: run(HOUR, 'success'), started: started(HOUR) },
+          'ok',
+          { outcome: 'success', finishedAt: 'set' },
+        ],
+        [
+          'a failure an hour ago',
+          { last: run(HOUR, 'failure'), started: started(HOUR) },
+          'failing',
+          { outcome: 'failure', finishedAt: 'set' },
+        ],
+        [
+          'a success exactly 26 hours ago',
+          { last: run(26 * HOUR, 'success'), started: null },
+          'ok',
+          { outcome: 'success', finishedAt: 'set' },
+        ],
+        [
+          'a success 26 hours and 1 ms ago',
+          { last: run(26 * HOUR + 1, 'success'), started: null },
+          'stale',
+          { outcome: 'success', finishedAt: 'set' },
+        ],
+        [
+          'a failure 30 hours ago',
+          { last: run(30 * HOUR, 'failure'), started: null },
+          'stale',
+          { outcome: 'failure', finishedAt: 'set' },
+        ],
+        [
+          'a newer run in progress after a success',
+          { last: run(DAY, 'success'), started: started(MINUTE) },
+          'ok',
+          { outcome: 'success', finishedAt: 'set' },
+        ],
+        [
+          'a newer run in progress keeps a day-old job fresh',
+          { last: run(27 * HOUR, 'success'), started: started(MINUTE) },
+          'ok',
+          { outcome: 'success', finishedAt: 'set' },
+        ],
+        [
+          'a newer run that never recorded its end',
+          { last: run(DAY, 'success'), started: started(ABANDONED_AFTER_MS + 1) },
+          'failing',
+          { outcome: 'failure', finishedAt: null },
+        ],
+        [
+          'a first run that never ended',
+          { last: null, started: started(HOUR) },
+          'failing',
+          { outcome: 'failure', finishedAt: null },
+        ],
+        [
+          'an abandoned run two days ago',
+          { last: null, started: started(2 * DAY) },
+          'stale',
+          { outcome: 'failure', finishedAt: null },
+        ],
+      ] as [string, JobRecords, string, { outcome: string; finishedAt: 'set' | null } | null][]
+    ).map(([name, records, status, lastRun]) => [name, status, records, lastRun] as const),
+  )('%s: %s', (_name, status, records, lastRun) => {
     const health = jobHealthOf(records, NOW, PUBLISH_STALE_AFTER_MS);
     expect(health.status).toBe(status);
     if (lastRun === null) expect(health.lastRun).toBeNull();
@@ -130,23 +134,27 @@ describe('the health of a job', () => {
 describe('the build hook state', () => {
   const call = (status: number | null, url = HOOK) => ({ calledAt: NOW - HOUR, status, target: hookTarget(url) });
 
-  it.each<[string, StoredRun | null, string | undefined, string, number | null]>([
-    ['no hook configured', run(HOUR, 'success', { hook: call(200) }), undefined, 'unconfigured', null],
-    ['configured, never run', null, HOOK, 'unknown', null],
-    ['configured after a run without a hook', run(HOUR, 'failure', { hook: null }), HOOK, 'unknown', null],
-    [
-      'a different hook than the one last called',
-      run(HOUR, 'success', { hook: call(200, `${HOOK}x`) }),
-      HOOK,
-      'unknown',
-      null,
-    ],
-    ['answered 200', run(HOUR, 'success', { hook: call(200) }), HOOK, 'ok', 200],
-    ['answered 204', run(HOUR, 'success', { hook: call(204) }), HOOK, 'ok', 204],
-    ['answered 404', run(HOUR, 'failure', { hook: call(404) }), HOOK, 'failing', 404],
-    ['answered 500', run(HOUR, 'failure', { hook: call(500) }), HOOK, 'failing', 500],
-    ['did not answer', run(HOUR, 'failure', { hook: call(null) }), HOOK, 'failing', null],
-  ])('%s: %s', (_name, last, url, state, lastStatus) => {
+  it.each(
+    (
+      [
+        ['no hook configured', run(HOUR, 'success', { hook: call(200) }), undefined, 'unconfigured', null],
+        ['configured, never run', null, HOOK, 'unknown', null],
+        ['configured after a run without a hook', run(HOUR, 'failure', { hook: null }), HOOK, 'unknown', null],
+        [
+          'a different hook than the one last called',
+          run(HOUR, 'success', { hook: call(200, `${HOOK}x`) }),
+          HOOK,
+          'unknown',
+          null,
+        ],
+        ['answered 200', run(HOUR, 'success', { hook: call(200) }), HOOK, 'ok', 200],
+        ['answered 204', run(HOUR, 'success', { hook: call(204) }), HOOK, 'ok', 204],
+        ['answered 404', run(HOUR, 'failure', { hook: call(404) }), HOOK, 'failing', 404],
+        ['answered 500', run(HOUR, 'failure', { hook: call(500) }), HOOK, 'failing', 500],
+        ['did not answer', run(HOUR, 'failure', { hook: call(null) }), HOOK, 'failing', null],
+      ] as [string, StoredRun | null, string | undefined, string, number | null][]
+    ).map(([name, last, url, state, lastStatus]) => [name, state, last, url, lastStatus] as const),
+  )('%s: %s', (_name, state, last, url, lastStatus) => {
     const hook = hookOf(last, url);
     expect(hook.state).toBe(state);
     expect(hook.configured).toBe(url !== undefined);
@@ -202,30 +210,34 @@ describe('the sharing job status', () => {
   const future = new Date(NOW + 30 * DAY).toISOString();
   const past = new Date(NOW - 1).toISOString();
 
-  it.each<[string, JobRecords, string | undefined, string | undefined, string]>([
-    ['never run', { last: null, started: null }, 'token', future, 'never-run'],
-    ['never run with an expired token', { last: null, started: null }, 'token', past, 'never-run'],
-    ['a recent success', fine, 'token', future, 'ok'],
-    ['a recent success, token without expiry', fine, 'token', undefined, 'ok'],
-    ['a recent success, token expiring in 3 days', fine, 'token', new Date(NOW + 3 * DAY).toISOString(), 'ok'],
-    ['a recent success, token expired', fine, 'token', past, 'failing'],
-    ['a recent success, token removed', fine, undefined, undefined, 'failing'],
-    [
-      'a recent failure',
-      { last: run(HOUR, 'failure', { job: 'network-share' }), started: null },
-      'token',
-      future,
-      'failing',
-    ],
-    [
-      '3 hours and 1 ms since the last run',
-      { last: run(SHARE_STALE_AFTER_MS + 1, 'success'), started: null },
-      'token',
-      future,
-      'stale',
-    ],
-    ['stale with an expired token', { last: run(4 * HOUR, 'success'), started: null }, 'token', past, 'stale'],
-  ])('%s: %s', (_name, records, token, expiresAt, status) => {
+  it.each(
+    (
+      [
+        ['never run', { last: null, started: null }, 'token', future, 'never-run'],
+        ['never run with an expired token', { last: null, started: null }, 'token', past, 'never-run'],
+        ['a recent success', fine, 'token', future, 'ok'],
+        ['a recent success, token without expiry', fine, 'token', undefined, 'ok'],
+        ['a recent success, token expiring in 3 days', fine, 'token', new Date(NOW + 3 * DAY).toISOString(), 'ok'],
+        ['a recent success, token expired', fine, 'token', past, 'failing'],
+        ['a recent success, token removed', fine, undefined, undefined, 'failing'],
+        [
+          'a recent failure',
+          { last: run(HOUR, 'failure', { job: 'network-share' }), started: null },
+          'token',
+          future,
+          'failing',
+        ],
+        [
+          '3 hours and 1 ms since the last run',
+          { last: run(SHARE_STALE_AFTER_MS + 1, 'success'), started: null },
+          'token',
+          future,
+          'stale',
+        ],
+        ['stale with an expired token', { last: run(4 * HOUR, 'success'), started: null }, 'token', past, 'stale'],
+      ] as [string, JobRecords, string | undefined, string | undefined, string][]
+    ).map(([name, records, token, expiresAt, status]) => [name, status, records, token, expiresAt] as const),
+  )('%s: %s', (_name, status, records, token, expiresAt) => {
     expect(networkStatusOf(records, NOW, token, expiresAt, null).status).toBe(status);
   });
 
