@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { BlobsServer } from '@netlify/blobs/server';
 import { Cron } from 'croner';
 import { isFresh, mirrorKey, routeCacheMirror } from '../src/cache/route-cache-mirror.ts';
+import { startBlobsServer } from './blobs.mts';
 import { createContext, type LoadedFunction, loadFunctions, matchFunction } from './functions.mts';
 import { headersFor, loadHeaderRules, loadPageHeaders, staticPathnames } from './static-headers.mts';
 
@@ -42,23 +40,7 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
   const entry = path.join(options.root, 'dist/server/entry.mjs');
   if (!existsSync(entry)) throw new Error(`No build at ${entry}: run \`npm run build\` (or \`npm start\`) first.`);
 
-  const blobsDir = path.join(options.dataDir, 'blobs');
-  await mkdir(blobsDir, { recursive: true });
-  const token = randomBytes(16).toString('hex');
-  const blobs = new BlobsServer({ directory: blobsDir, token });
-  const { port: blobsPort } = await blobs.start();
-  const blobsUrl = `http://127.0.0.1:${blobsPort}`;
-  // The same wiring the Netlify runtime injects, so `getStore('name')` works unchanged.
-  process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
-    JSON.stringify({
-      siteID: 'local',
-      token,
-      edgeURL: blobsUrl,
-      uncachedEdgeURL: blobsUrl,
-      deployID: 'local',
-      primaryRegion: 'local',
-    }),
-  ).toString('base64');
+  const blobs = await startBlobsServer(options.dataDir);
 
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   process.env.ASTRO_NODE_LOGGING = 'disabled';

@@ -53,6 +53,26 @@ export const EnvironmentSchema = z.object({
   PUBLISH_HOOK_URL: z.preprocess(emptyAsUnset, optionalUrl(['http:', 'https:'])),
   NETWORK_ACCESS_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
   NETWORK_TOKEN_EXPIRES_AT: z.preprocess(emptyAsUnset, z.iso.datetime({ offset: true }).optional()),
+  NETWORK_FEED_URL: z.preprocess(emptyAsUnset, optionalUrl(['http:', 'https:'])),
+  NETWORK_API_URL: z
+    .preprocess(emptyAsUnset, optionalUrl(['http:', 'https:']))
+    .transform((value) => (value ?? 'https://api.linkedin.com').replace(/\/+$/, '')),
+  // The posting API is versioned by month (`LinkedIn-Version: YYYYMM`); a version is served for about a year.
+  NETWORK_API_VERSION: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .regex(/^20\d{2}(0[1-9]|1[0-2])$/, 'must be a month as YYYYMM, e.g. 202610')
+      .default('202610'),
+  ),
+  // The author of the shared posts, a URN (RFC 8141) such as `urn:li:person:…` or `urn:li:organization:…`.
+  NETWORK_AUTHOR_URN: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, 'must be a URN such as urn:li:person:abc123')
+      .optional(),
+  ),
 });
 
 export type Config = z.output<typeof EnvironmentSchema>;

