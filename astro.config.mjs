@@ -17,7 +17,23 @@ export default defineConfig({
   session: undefined,
   trailingSlash: 'ignore',
   // Astro serves no POST of ours (those are Netlify functions); unsupported methods get our 405.
-  security: { checkOrigin: false },
+  security: {
+    checkOrigin: false,
+    // HTML pages carry a CSP (CONTRACT). Astro adds the hashes of each page's own scripts and styles
+    // and writes the policy into the page as <meta http-equiv>, so it cannot get lost on the way.
+    // Not the adapters' `staticHeaders`: @astrojs/node 11.1.6 finds a page's headers by substring
+    // (`/parks/` gets another page's policy, `/parks/epcot/` none; withastro/astro#16673).
+    // `frame-ancestors` only works as a header, so it is not here.
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+      ],
+    },
+  },
   telemetry: false,
   devToolbar: { enabled: false },
 });
