@@ -21,10 +21,16 @@
   const TIMEOUT_MS = 15_000;
   const ATTRIBUTION_URL = 'https://queue-times.com/';
 
+  /** Data older than this is shown as old (the API serves old data while its upstream is down). */
+  const OLD_MS = 15 * 60_000;
+
   // The script's own origin is the default API origin, so the element works when embedded elsewhere
   // (the API answers with Access-Control-Allow-Origin: *). currentScript is only set while a classic
-  // script first runs.
-  const DEFAULT_BASE = new URL('/', document.currentScript?.src || location.href).href;
+  // script first runs; the lookup covers a module script.
+  const DEFAULT_BASE = new URL(
+    '/',
+    document.currentScript?.src || document.querySelector('script[src*="park-waits.js"]')?.src || location.href,
+  ).href;
 
   const TRENDS = { up: ['↑', 'rising'], down: ['↓', 'falling'], flat: ['→', 'steady'] };
   const byName = (a, b) => a.name.localeCompare(b.name);
@@ -122,12 +128,15 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
   const symbol = (glyph) => h('span', { 'aria-hidden': 'true' }, glyph);
 
   function ago(ms) {
-    const minutes = Math.max(0, Math.floor(ms / 60_000));
-    if (minutes < 1) return 'just now';
-    if (minutes < 60) return `${minutes} min ago`;
-    const hours = Math.floor(minutes / 60);
-    return minutes % 60 ? `${hours} h ${minutes % 60} min ago` : `${hours} h ago`;
+    const total = Math.max(0, Math.floor(ms / 60_000));
+    if (total < 1) return 'just now';
+    if (total < 60) return `${total} min ago`;
+    const hours = Math.floor(total / 60);
+    return total % 60 ? `${hours} h ${total % 60} min ago` : `${hours} h ago`;
   }
+
+  /** A few seconds of spread, so that many readers do not all ask at the same instant. */
+  const spread = () => Math.random() * 5_000;
 
   const isWaitTimes = (body) =>
     body !== null &&
@@ -290,22 +299,28 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
     }
 
     #start() {
-      if (this.#endpointShown !== this.#endpoint) {
-        this.#endpointShown = this.#endpoint;
+      const endpoint = this.#endpoint;
+      if (this.#endpointShown !== endpoint) {
+        this.#endpointShown = endpoint;
         this.#problem = null;
         this.#failures = 0;
         this.#lastFetchAt = 0;
+        this.#dueAt = null;
         this.#data = this.#park ? this.#restore() : null;
+        // A saved copy the API would still answer with needs no request until it ages out.
+        const freshFor = this.#data ? this.#data.updatedAt + FRESH_MS - Date.now() : 0;
+        if (freshFor > 0) this.#dueAt = Date.now() + freshFor + spread();
       }
       this.#render();
       this.#tick();
-      this.#load();
+      // Back in the document with a refresh planned (it was moved): keep the plan.
+      if (this.#dueAt === null) this.#load();
+      else this.#arm();
     }
 
     #stop() {
       clearTimeout(this.#timer);
       clearInterval(this.#ticker);
-      this.#dueAt = null;
       this.#request?.abort();
       this.#request = null;
     }
@@ -374,10 +389,9 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
       this.#problem = null;
       this.#failures = 0;
       this.#save(body);
-      // Next look: when the API's copy turns 5 minutes old, within [1 min, 5 min], plus a few seconds
-      // so that many readers do not all ask at the same instant.
+      // Next look: when the API's copy turns 5 minutes old, within [1 min, 5 min].
       const fresh = body.updatedAt + FRESH_MS - Date.now();
-      this.#schedule(Math.min(Math.max(fresh, MIN_INTERVAL_MS), FRESH_MS) + Math.random() * 5_000);
+      this.#schedule(Math.min(Math.max(fresh, MIN_INTERVAL_MS), FRESH_MS) + spread());
       this.#tick();
     }
 
@@ -462,20 +476,21 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
       this.#time.title = updated.toLocaleString();
       this.#time.textContent = ago(Date.now() - this.#data.updatedAt);
       const failed = this.#problem === 'failed' || this.#problem === 'offline';
-      this.#age.className = failed ? 'stale' : '';
+      this.#age.className = failed || Date.now() - this.#data.updatedAt > OLD_MS ? 'stale' : '';
       this.#age.replaceChildren('Updated ', this.#time, failed ? ' — couldn’t refresh' : '');
     }
   }
 
   function row(ride) {
-    const [arrow, word] = TRENDS[ride.trend] ?? TRENDS.flat;
+    const trend = Object.hasOwn(TRENDS, ride.trend) ? ride.trend : 'flat';
+    const [arrow, word] = TRENDS[trend];
     return h(
       'tr',
       { part: ride.open ? 'row' : 'row closed-row', class: ride.open ? null : 'closed' },
       h('th', { scope: 'row' }, ride.name),
       h('td', { class: 'num' }, ride.open ? minutes(ride.wait) : 'Closed'),
       ride.open
-        ? h('td', { class: `trend ${ride.trend}` }, symbol(arrow), hidden(word))
+        ? h('td', { class: `trend ${trend}` }, symbol(arrow), hidden(word))
         : h('td', { class: 'trend none' }, symbol('–'), hidden('none')),
       ride.open && Number.isFinite(ride.forecast)
         ? h('td', { class: 'num' }, minutes(ride.forecast))

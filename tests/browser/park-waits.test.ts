@@ -225,6 +225,64 @@ test('refreshes when the data turns 5 minutes old, and never more often than onc
   await expect.poll(() => asked.length).toBe(3);
 });
 
+test('while the page is hidden it asks nothing, and catches up as soon as it is shown again', async ({ page }) => {
+  const asked: Request[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/wait-times?park=epcot')) asked.push(request);
+  });
+  await page.clock.install({ time: Date.now() });
+  await page.goto('/parks/epcot/');
+  await expect(widget(page)).toHaveAttribute('state', 'ready');
+  expect(asked).toHaveLength(1);
+
+  // Headless Chromium keeps every tab visible and has no switch for it, so the page's visibility
+  // is set by hand here, the way the browser reports it: the property and the event.
+  const setHidden = (hidden: boolean) =>
+    page.evaluate((value) => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => value });
+      Object.defineProperty(document, 'visibilityState', {
+        configurable: true,
+        get: () => (value ? 'hidden' : 'visible'),
+      });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+  await setHidden(true);
+  await page.clock.fastForward('20:00');
+  await settle(page);
+  expect(asked).toHaveLength(1);
+
+  await setHidden(false);
+  await expect.poll(() => asked.length).toBe(2);
+  await expect(widget(page)).toHaveAttribute('state', 'ready');
+});
+
+test('a moved or re-created element keeps using data younger than 5 minutes without asking again', async ({ page }) => {
+  const asked: Request[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/wait-times?park=epcot')) asked.push(request);
+  });
+  const { updatedAt } = await waitTimes(page, 'epcot');
+  await page.clock.install({ time: updatedAt + 60_000 }); // the page sees a one-minute-old copy
+  await page.goto('/parks/epcot/');
+  await expect(widget(page)).toHaveAttribute('state', 'ready');
+  expect(asked).toHaveLength(1);
+  const count = await rows(page).count();
+
+  await page.evaluate(() => {
+    const element = document.querySelector('park-waits');
+    if (element) document.body.append(element); // moved: disconnected, then connected again
+  });
+  await page.evaluate(() => {
+    const fresh = document.createElement('park-waits');
+    fresh.setAttribute('park', 'epcot');
+    document.querySelector('park-waits')?.replaceWith(fresh); // re-created: starts from the saved copy
+  });
+  await expect(widget(page)).toHaveAttribute('state', 'ready');
+  await expect(rows(page)).toHaveCount(count);
+  await settle(page);
+  expect(asked).toHaveLength(1);
+});
+
 test("embedded on another site, it reads the API where the script came from and takes the page's colours and settings", async ({
   page,
 }) => {
