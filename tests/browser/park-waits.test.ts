@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type Request, test } from '@playwright/test';
+import { expect, type Page, type Request, type TestInfo, test } from '@playwright/test';
 import type { WaitTimes } from '../../src/schemas/wait-times.ts';
 import { EMBEDDER_PORT, PARK_WITH_HISTORY } from '../support/browser-harness.ts';
 import { steerUpstream } from '../support/upstream-control.ts';
@@ -31,6 +31,13 @@ async function waitTimes(page: Page, slug: string): Promise<WaitTimes> {
  */
 async function settle(page: Page): Promise<void> {
   await page.evaluate(() => 0);
+}
+
+/** Saves and attaches a picture of the element, for a person to look at. */
+async function picture(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const path = testInfo.outputPath(`${name}.png`);
+  await widget(page).screenshot({ path });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
 async function expectAttribution(page: Page): Promise<void> {
@@ -125,7 +132,9 @@ test('open rides only and sorting by wait work from the keyboard', async ({ page
   await expect(rows(page).getByRole('rowheader')).toHaveText(shortestFirst.map((ride) => ride.name));
 });
 
-test('while the first answer is on its way the element says it is loading, credit included', async ({ page }) => {
+test('while the first answer is on its way the element says it is loading, credit included', async ({
+  page,
+}, testInfo) => {
   await steerUpstream({ delayMs: 4_000 });
   await page.goto('/parks/zetawood/');
   await expect(widget(page)).toHaveAttribute('state', 'loading');
@@ -133,13 +142,14 @@ test('while the first answer is on its way the element says it is loading, credi
   await expect(status(page)).toHaveText('Loading wait times…');
   await expect(widget(page).getByRole('table')).toBeHidden();
   await expectAttribution(page);
+  await picture(page, testInfo, 'state-loading');
 
   await expect(widget(page)).toHaveAttribute('state', 'ready', { timeout: 15_000 });
   await expect(widget(page)).toHaveAttribute('aria-busy', 'false');
   await expect(rows(page).first()).toBeVisible();
 });
 
-test('a closed park (no rides upstream) gets a clear message instead of an empty table', async ({ page }) => {
+test('a closed park (no rides upstream) gets a clear message instead of an empty table', async ({ page }, testInfo) => {
   await steerUpstream({ payloads: { 67: { lands: [], rides: [] } } });
   await page.goto('/parks/volcano-bay/');
   await expect(widget(page)).toHaveAttribute('state', 'closed');
@@ -148,11 +158,12 @@ test('a closed park (no rides upstream) gets a clear message instead of an empty
   await expect(widget(page).getByRole('checkbox')).toBeHidden();
   await expect(widget(page).locator('[part="age"]')).toHaveText(/^Updated /);
   await expectAttribution(page);
+  await picture(page, testInfo, 'state-closed');
 });
 
 test('with the upstream down and nothing to fall back on, the element explains and still credits the provider', async ({
   page,
-}) => {
+}, testInfo) => {
   await steerUpstream({ mode: 'error-500' });
   const answered = page.waitForResponse((response) => response.url().includes('park=delta-gardens-tampa'));
   await page.goto('/parks/delta-gardens-tampa/');
@@ -162,12 +173,13 @@ test('with the upstream down and nothing to fall back on, the element explains a
   await expect(widget(page).getByRole('table')).toBeHidden();
   await expect(widget(page).locator('[part="age"]')).toHaveText('');
   await expectAttribution(page);
+  await picture(page, testInfo, 'state-error');
 });
 
 test('offline, the last data stays with its age, survives a new element from localStorage, and refreshes once back online', async ({
   page,
   context,
-}) => {
+}, testInfo) => {
   await page.clock.install({ time: Date.now() });
   await page.goto('/parks/epcot/');
   await expect(widget(page)).toHaveAttribute('state', 'ready');
@@ -181,6 +193,7 @@ test('offline, the last data stays with its age, survives a new element from loc
   await expect(widget(page).locator('[part="age"]')).toHaveText(/^Updated \d+ min ago — couldn’t refresh$/);
   await expect(rows(page)).toHaveCount(count);
   await expectAttribution(page);
+  await picture(page, testInfo, 'state-stale');
 
   // A new element (as after a reload) starts from the copy it saved.
   await page.evaluate(() => {

@@ -19,8 +19,8 @@ async function page(path: string): Promise<{ status: number; type: string | null
 
 /** An element by its start tag, whatever attributes Astro adds (scoped styles add `data-astro-cid-…`). */
 const tag = (name: string, attribute: string, text = '') =>
-  new RegExp(`<${name} ${escape(attribute)}[^>]*>${escape(text)}`);
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  new RegExp(`<${name} ${escapeRegExp(attribute)}[^>]*>${escapeRegExp(text)}`);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The policy of a page's `<meta http-equiv="content-security-policy">`, by directive. */
 function policyOf(html: string): Map<string, string[]> {
@@ -48,7 +48,7 @@ describe('the park pages', () => {
       const { status, type, html } = await page(`/parks/${slug}/`);
       expect(status).toBe(200);
       expect(type).toBe('text/html; charset=utf-8');
-      expect(html).toMatch(new RegExp(`<h1[^>]*>${escape(name)} wait times</h1>`));
+      expect(html).toMatch(new RegExp(`<h1[^>]*>${escapeRegExp(name)} wait times</h1>`));
       expect(html).toContain(`<park-waits park="${slug}"`);
       expect(html).toContain('<script src="/widgets/park-waits.js" defer></script>');
       expect(html).toContain('<a href="https://queue-times.com/">Powered by Queue-Times.com</a>');
