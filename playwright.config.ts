@@ -1,6 +1,5 @@
 import { defineConfig } from '@playwright/test';
-
-const PORT = Number(process.env.BROWSER_TEST_PORT ?? 4329);
+import { SITE_PORT as PORT, UPSTREAM_PORT } from './tests/support/browser-harness.ts';
 
 // Debian's Chromium: a downloaded browser cannot be installed here. The flags keep it from
 // reaching for the network at start-up.
@@ -29,7 +28,7 @@ export default defineConfig({
   webServer: {
     command: `node tests/support/browser-site.mts`,
     url: `http://127.0.0.1:${PORT}/api/wait-times?park=epcot`,
-    env: { PORT: String(PORT) },
+    env: { PORT: String(PORT), BROWSER_UPSTREAM_PORT: String(UPSTREAM_PORT) },
     reuseExistingServer: false,
     timeout: 60_000,
   },

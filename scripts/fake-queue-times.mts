@@ -20,6 +20,16 @@ export type UpstreamMode =
   | 'reset'
   | 'hang';
 
+/** What `POST /__control` accepts (only when started with `control: true`). */
+export interface FakeControl {
+  mode?: UpstreamMode;
+  delayMs?: number;
+  /** Payloads by queue-times park id; null restores the recorded one. */
+  payloads?: Record<string, unknown>;
+  /** Back to `ok`, no delay, recorded payloads. */
+  reset?: boolean;
+}
+
 export interface FakeQueueTimes {
   url: string;
   /** Requests received per path, e.g. `/parks/5/queue_times.json`. */
@@ -32,6 +42,8 @@ export interface FakeQueueTimes {
   delayMs: number;
   /** Replaces the payload served for a park id (null restores the recorded one). */
   setPayload(parkId: number, payload: unknown): void;
+  /** Every park back to its recorded payload. */
+  resetPayloads(): void;
   close(): Promise<void>;
 }
 
@@ -82,7 +94,18 @@ export function movingWaits(payload: unknown, now: number): unknown {
   };
 }
 
-export async function startFakeQueueTimes(options: { moving?: boolean; port?: number } = {}): Promise<FakeQueueTimes> {
+export interface FakeQueueTimesOptions {
+  /** Waits move along a slow wave (for the demo). */
+  moving?: boolean;
+  port?: number;
+  /**
+   * Test-only: `POST /__control` with a FakeControl body changes mode, delay and payloads from
+   * another process (browser tests drive the fake this way; the site itself is never touched).
+   */
+  control?: boolean;
+}
+
+export async function startFakeQueueTimes(options: FakeQueueTimesOptions = {}): Promise<FakeQueueTimes> {
   const overrides = new Map<number, unknown>();
   const counts = new Map<string, number>();
   const answered = new Map<string, number>();
@@ -99,6 +122,7 @@ export async function startFakeQueueTimes(options: { moving?: boolean; port?: nu
       if (payload === null) overrides.delete(parkId);
       else overrides.set(parkId, payload);
     },
+    resetPayloads: () => overrides.clear(),
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -108,6 +132,10 @@ export async function startFakeQueueTimes(options: { moving?: boolean; port?: nu
 
   const server = http.createServer(async (req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (options.control && pathname === '/__control') {
+      await control(fake, req, res);
+      return;
+    }
     counts.set(pathname, (counts.get(pathname) ?? 0) + 1);
     res.once('finish', () => answered.set(pathname, (answered.get(pathname) ?? 0) + 1));
     if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
@@ -167,4 +195,50 @@ export async function startFakeQueueTimes(options: { moving?: boolean; port?: nu
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', () => resolve()));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
+}
+
+const MODES: readonly UpstreamMode[] = [
+  'ok',
+  'error-500',
+  'not-found',
+  'html-error',
+  'invalid-json',
+  'wrong-shape',
+  'truncated',
+  'oversized',
+  'reset',
+  'hang',
+];
+
+/** `POST /__control`: applies a FakeControl and answers the resulting state; `GET` only reads it. */
+async function control(fake: FakeQueueTimes, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const answer = (status: number, body: unknown) =>
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  if (req.method === 'POST') {
+    let change: FakeControl;
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      change = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as FakeControl;
+    } catch {
+      answer(400, { error: 'invalid JSON' });
+      return;
+    }
+    if (change.mode !== undefined && !MODES.includes(change.mode)) {
+      answer(400, { error: `unknown mode, one of ${MODES.join(', ')}` });
+      return;
+    }
+    if (change.reset) {
+      fake.mode = 'ok';
+      fake.delayMs = 0;
+      fake.resetPayloads();
+    }
+    if (change.mode !== undefined) fake.mode = change.mode;
+    if (change.delayMs !== undefined) fake.delayMs = Math.max(0, Number(change.delayMs) || 0);
+    for (const [id, payload] of Object.entries(change.payloads ?? {})) fake.setPayload(Number(id), payload);
+  } else if (req.method !== 'GET') {
+    res.writeHead(405, { Allow: 'GET, POST' }).end();
+    return;
+  }
+  answer(200, { mode: fake.mode, delayMs: fake.delayMs, counts: Object.fromEntries(fake.counts) });
 }

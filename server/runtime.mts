@@ -92,6 +92,7 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
     if (staticPaths.has(pathname)) {
       const headers = { ...headersFor(headerRules, pathname), ...pageHeaders(pathname) };
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      keepHeaders(res, Object.keys(headers));
     }
     astro.handler(req, res);
   });
@@ -150,6 +151,18 @@ function etagIn(headers: http.OutgoingHttpHeaders | string[] | undefined): unkno
     return index === -1 ? undefined : headers[index + 1];
   }
   return headers?.etag ?? headers?.ETag;
+}
+
+/**
+ * Makes the headers set so far final: @astrojs/node 11.1.6 looks a page's static headers up by
+ * substring (withastro/astro#16673) and would replace `/parks/`'s policy with another page's.
+ */
+function keepHeaders(res: http.ServerResponse, names: readonly string[]): void {
+  const kept = new Set(names.map((name) => name.toLowerCase()));
+  const setHeader = res.setHeader;
+  res.setHeader = function (this: http.ServerResponse, name: string, value: number | string | readonly string[]) {
+    return kept.has(name.toLowerCase()) ? this : setHeader.call(this, name, value);
+  } as typeof res.setHeader;
 }
 
 /** RFC 9110 §13.1.2: weak comparison, `*` matches anything. */

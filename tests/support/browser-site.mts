@@ -1,14 +1,77 @@
 import { mkdtemp } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
+import { BlobsServer } from '@netlify/blobs/server';
+import { recordedPayload, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
+import { findPark } from '../../src/lib/parks.ts';
+import { ridesOf } from '../../src/lib/queue-times.ts';
+import { blobsHistory, recordSample, sampleOf } from '../../src/lib/wait-history.ts';
+import { QueueTimesParkSchema } from '../../src/schemas/queue-times.ts';
+import { EMBEDDER_PORT, PARK_WITH_HISTORY, SITE_PORT, UPSTREAM_PORT } from './browser-harness.ts';
 
 /**
  * The site as browser tests see it: the built server (as `npm run serve` runs it) against the
- * local replay of recorded queue-times payloads, with a fresh data folder.
+ * local replay of recorded queue-times payloads, with a fresh data folder. The fake upstream
+ * listens on UPSTREAM_PORT with its test-only control endpoint, so tests can make it slow, fail
+ * or report a closed park without touching the site. A third server stands for someone else's
+ * page that embeds the widget with one script tag.
  */
-const upstream = await startFakeQueueTimes();
+
+const upstream = await startFakeQueueTimes({ port: UPSTREAM_PORT, control: true });
+const dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-browser-'));
+await seedHistory(path.join(dataDir, 'blobs'), PARK_WITH_HISTORY);
+
 process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
-process.env.DATA_DIR = await mkdtemp(path.join(tmpdir(), 'site-api-browser-'));
+process.env.DATA_DIR = dataDir;
 process.env.HOST = '127.0.0.1';
 await import('../../server/main.mts');
+await serveEmbedder();
+
+/** "Another site": a page on its own origin, no CSP of ours, loading the widget from the site. */
+async function serveEmbedder(): Promise<void> {
+  const page = `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8"><title>Someone's blog</title>
+  <style>.branded { --park-waits-accent: rgb(128, 0, 96); --park-waits-bg: rgb(255, 250, 240); }</style></head>
+  <body>
+    <park-waits park="epcot" class="branded" open-only sort="wait-desc"></park-waits>
+    <park-waits park="atlantis"></park-waits>
+    <script src="http://127.0.0.1:${SITE_PORT}/widgets/park-waits.js" defer></script>
+  </body>
+</html>`;
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
+  });
+  await new Promise<void>((resolve) => server.listen(EMBEDDER_PORT, '127.0.0.1', () => resolve()));
+}
+
+/**
+ * Writes, before the site starts, the sample the site would have recorded 30 minutes ago: some
+ * waits 15 minutes longer than the recorded payload (now falling), some 10 shorter (now rising).
+ * The site's own Blobs server later serves the same folder (its site id is `local`).
+ */
+async function seedHistory(directory: string, slug: string): Promise<void> {
+  const park = findPark(slug);
+  if (!park) throw new Error(`unknown park ${slug}`);
+  const token = 'seed';
+  const blobs = new BlobsServer({ directory, token });
+  const { port } = await blobs.start();
+  const url = `http://127.0.0.1:${port}`;
+  process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
+    JSON.stringify({ siteID: 'local', token, edgeURL: url, uncachedEdgeURL: url }),
+  ).toString('base64');
+  const now = ridesOf(QueueTimesParkSchema.parse(recordedPayload(park.queueTimesId)));
+  const earlier = now.map((ride, index) => {
+    if (!ride.open) return ride;
+    if (index % 3 === 0) return { ...ride, wait: ride.wait + 15 };
+    if (index % 3 === 1 && ride.wait >= 10) return { ...ride, wait: ride.wait - 10 };
+    return ride;
+  });
+  await recordSample(
+    blobsHistory(slug),
+    sampleOf({ fetchedAt: Date.now() - 30 * 60_000, rides: earlier }),
+    park.timezone,
+  );
+  await blobs.stop();
+}

@@ -1,0 +1,14 @@
+/**
+ * What the browser-test harness (tests/support/browser-site.mts) and the tests agree on.
+ * Ports are fixed rather than OS-assigned because Playwright's `webServer` and the tests must
+ * know them before anything starts; set BROWSER_TEST_PORT when two runs share a machine (the
+ * fake upstream then moves along with it).
+ */
+export const SITE_PORT = Number(process.env.BROWSER_TEST_PORT ?? 4329);
+export const UPSTREAM_PORT = Number(process.env.BROWSER_UPSTREAM_PORT ?? SITE_PORT + 100);
+
+/** The harness gives this park a history sample from 30 minutes ago: its rides rise and fall. */
+export const PARK_WITH_HISTORY = 'alpha-adventure-world';
+
+/** Where the harness serves a page of "another site" that embeds the widget (a different origin). */
+export const EMBEDDER_PORT = Number(process.env.BROWSER_EMBEDDER_PORT ?? SITE_PORT + 200);
