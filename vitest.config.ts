@@ -14,6 +14,7 @@ export default defineConfig({
         test: {
           name: 'request',
           include: ['tests/request/**/*.test.ts'],
+          setupFiles: ['tests/support/reset-blobs-cooldown.ts'],
           environment: 'node',
           // Each file starts real servers (site, Blobs, fake upstreams) on loopback.
           testTimeout: 60_000,

@@ -16,7 +16,8 @@ export async function fetchQueueTimes(baseUrl: string, parkId: number): Promise<
     response = await ofetch.raw(`${baseUrl}/parks/${parkId}/queue_times.json`, {
       responseType: 'stream',
       timeout: UPSTREAM_TIMEOUT_MS,
-      // One more try on network errors and 5xx; a 4xx will not get better by asking again.
+      // One more try on network errors and 5xx; a 4xx will not get better by asking again. A
+      // timed-out attempt is not tried again (ofetch reuses its aborted signal): 8 s is the budget.
       retry: 1,
       retryDelay: 250,
       retryStatusCodes: [500, 502, 503, 504],

@@ -31,7 +31,13 @@ export async function readBody(
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > options.maxBytes) throw new PayloadTooLargeError(options.maxBytes);
   const text = await readText(request, options.maxBytes);
-  if (kind === 'form') return { kind, value: Object.fromEntries(new URLSearchParams(text)) };
+  if (kind === 'form') {
+    // The first value of a repeated field wins, as the comment above promises.
+    // No prototype: a field named `__proto__` or `constructor` is just a field.
+    const fields: Record<string, string> = Object.create(null);
+    for (const [name, value] of new URLSearchParams(text)) if (!Object.hasOwn(fields, name)) fields[name] = value;
+    return { kind, value: fields };
+  }
   try {
     return { kind, value: JSON.parse(text) };
   } catch {

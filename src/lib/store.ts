@@ -10,11 +10,59 @@ import type { z } from 'zod';
 /** The stores the service uses, one per concern. */
 export type StoreName = 'wait-times' | 'location' | 'contact' | 'jobs' | 'photo-feed' | 'rate-limits';
 
+/**
+ * One Blobs operation gets this long. The client retries failed calls five times with 5-second
+ * pauses, so during an outage one call could hold a request for half a minute.
+ */
+export const BLOBS_DEADLINE_MS = 4_000;
+/** After a failure, calls fail at once for this long instead of each waiting out the deadline. */
+export const BLOBS_COOLDOWN_MS = 5_000;
+
+/** Blobs did not answer in time or failed; callers degrade or answer 503, never 500. */
+export class BlobsUnavailableError extends Error {
+  override name = 'BlobsUnavailableError';
+}
+
+let unavailableUntil = 0;
+
+/** Runs one Blobs call under the deadline and the cool-down after a failure. */
+async function guarded<T>(what: string, call: () => Promise<T>): Promise<T> {
+  if (Date.now() < unavailableUntil) throw new BlobsUnavailableError(`Blobs unavailable (cooling down): ${what}`);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new BlobsUnavailableError(`Blobs took over ${BLOBS_DEADLINE_MS} ms: ${what}`)),
+      BLOBS_DEADLINE_MS,
+    );
+  });
+  const attempt = call();
+  // The abandoned call may still settle later; nobody is waiting for it then.
+  attempt.catch(() => {});
+  try {
+    return await Promise.race([attempt, deadline]);
+  } catch (error) {
+    unavailableUntil = Date.now() + BLOBS_COOLDOWN_MS;
+    if (error instanceof BlobsUnavailableError) throw error;
+    throw new BlobsUnavailableError(`Blobs failed: ${what}: ${(error as Error).message}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Forgets a past failure (tests start each case with Blobs available). */
+export function resetBlobsCooldown(): void {
+  unavailableUntil = 0;
+}
+
 function store(name: StoreName): Store {
   // Strong consistency: a record written by one instance is read back by the next request
   // (https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency).
   return getStore({ name, consistency: 'strong' });
 }
+
+// The local Blobs server lists a write's temporary file (`pin/.k7cc9voyif`) as a key while it is
+// being written; none of our keys has a segment starting with a dot.
+const isOwnKey = (key: string) => !key.split('/').some((segment) => segment.startsWith('.'));
 
 /** Reads one record; `null` when it is missing or no longer matches its schema. */
 export async function readRecord<S extends z.ZodType>(
@@ -22,8 +70,15 @@ export async function readRecord<S extends z.ZodType>(
   key: string,
   schema: S,
 ): Promise<z.output<S> | null> {
-  const value: unknown = await store(name).get(key, { type: 'json' });
-  if (value === null) return null;
+  const text = await guarded(`read ${name}/${key}`, () => store(name).get(key, { type: 'text' }));
+  if (text === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    console.warn(`Ignoring a damaged record ${name}/${key} (not JSON)`);
+    return null;
+  }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     console.warn(`Ignoring a damaged record ${name}/${key}`);
@@ -40,7 +95,9 @@ export async function writeRecord<S extends z.ZodType>(
   value: z.input<S>,
 ): Promise<void> {
   const checked = schema.parse(value);
-  await store(name).setJSON(key, checked);
+  const result = await guarded(`write ${name}/${key}`, () => store(name).setJSON(key, checked));
+  // The client reports some refused writes as done with an empty ETag (a 403, for one).
+  if (result.etag === '') throw new BlobsUnavailableError(`Blobs did not confirm the write of ${name}/${key}`);
 }
 
 /**
@@ -54,7 +111,7 @@ export async function createRecord<S extends z.ZodType>(
   value: z.input<S>,
 ): Promise<boolean> {
   const checked = schema.parse(value);
-  const result = await store(name).setJSON(key, checked, { onlyIfNew: true });
+  const result = await guarded(`create ${name}/${key}`, () => store(name).setJSON(key, checked, { onlyIfNew: true }));
   // A refused conditional write that is not a 412 comes back as "modified" with an empty ETag.
   if (result.modified && !result.etag) throw new Error(`Blobs did not confirm the write of ${name}/${key}`);
   return result.modified;
@@ -62,14 +119,20 @@ export async function createRecord<S extends z.ZodType>(
 
 /** Keys under a prefix, sorted. */
 export async function listKeys(name: StoreName, prefix: string): Promise<string[]> {
-  const { blobs } = await store(name).list({ prefix });
-  return blobs.map((blob) => blob.key).sort();
+  const { blobs } = await guarded(`list ${name}/${prefix}`, () => store(name).list({ prefix }));
+  return blobs
+    .map((blob) => blob.key)
+    .filter(isOwnKey)
+    .sort();
 }
 
 /** Keys under a prefix with each one's current ETag (the version a conditional write can name), sorted by key. */
 export async function listEntries(name: StoreName, prefix: string): Promise<{ key: string; etag: string }[]> {
-  const { blobs } = await store(name).list({ prefix });
-  return blobs.map(({ key, etag }) => ({ key, etag })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const { blobs } = await guarded(`list ${name}/${prefix}`, () => store(name).list({ prefix }));
+  return blobs
+    .filter(({ key }) => isOwnKey(key))
+    .map(({ key, etag }) => ({ key, etag }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /**
@@ -86,7 +149,9 @@ export async function replaceRecordIfUnchanged<S extends z.ZodType>(
   // Without an ETag the write would silently become unconditional (the local server sends none on reads).
   if (!etag) return false;
   const checked = schema.parse(value);
-  const result = await store(name).setJSON(key, checked, { onlyIfMatch: etag });
+  const result = await guarded(`replace ${name}/${key}`, () =>
+    store(name).setJSON(key, checked, { onlyIfMatch: etag }),
+  );
   // The client reports some failed writes as `modified: true` with an empty ETag.
   return result.modified && result.etag !== '';
 }
@@ -94,5 +159,5 @@ export async function replaceRecordIfUnchanged<S extends z.ZodType>(
 /** Deletes records; missing keys are fine. */
 export async function deleteRecords(name: StoreName, keys: readonly string[]): Promise<void> {
   const target = store(name);
-  await Promise.all(keys.map((key) => target.delete(key)));
+  await guarded(`delete ${keys.length} from ${name}`, () => Promise.all(keys.map((key) => target.delete(key))));
 }

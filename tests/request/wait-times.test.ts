@@ -110,20 +110,26 @@ describe('GET /api/wait-times', () => {
     expect(epcotRequests()).toBe(2);
   });
 
-  it.each(['error-500', 'html-error', 'invalid-json', 'wrong-shape', 'truncated', 'reset', 'not-found'] as const)(
-    'answers the last good data with its honest updatedAt when the upstream fails (%s)',
-    async (mode) => {
-      const first = await (await get('/api/wait-times?park=epcot')).json();
-      upstream.mode = mode;
-      await site.advanceClock(3 * 60 * MINUTE);
-      const response = await get('/api/wait-times?park=epcot');
-      expect(response.status).toBe(200);
-      const body = await response.json();
-      expect(body.updatedAt).toBe(first.updatedAt);
-      expect(body.rides).toEqual(first.rides);
-      expect(epcotRequests()).toBeGreaterThan(1);
-    },
-  );
+  it.each([
+    'error-500',
+    'html-error',
+    'invalid-json',
+    'wrong-shape',
+    'truncated',
+    'oversized',
+    'reset',
+    'not-found',
+  ] as const)('answers the last good data with its honest updatedAt when the upstream fails (%s)', async (mode) => {
+    const first = await (await get('/api/wait-times?park=epcot')).json();
+    upstream.mode = mode;
+    await site.advanceClock(3 * 60 * MINUTE);
+    const response = await get('/api/wait-times?park=epcot');
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.updatedAt).toBe(first.updatedAt);
+    expect(body.rides).toEqual(first.rides);
+    expect(epcotRequests()).toBeGreaterThan(1);
+  });
 
   it('answers 502 with Retry-After when the upstream never answered, then serves data once it recovers', async () => {
     upstream.mode = 'error-500';
@@ -142,6 +148,25 @@ describe('GET /api/wait-times', () => {
     await site.advanceClock(MINUTE);
     expect((await get('/api/wait-times?park=epcot')).status).toBe(200);
   });
+
+  it('gives up on an upstream that never answers after 8 s and answers 502 with nothing to fall back on', async () => {
+    upstream.mode = 'hang';
+    const response = await get('/api/wait-times?park=epcot');
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ error: 'upstream unavailable' });
+    // A timed-out attempt is not tried again: 8 s is the whole budget.
+    expect(epcotRequests()).toBe(1);
+  }, 30_000);
+
+  it.each(['oversized', 'invalid-json', 'wrong-shape', 'html-error'] as const)(
+    'answers 502, never 500, when the first upstream answer is unusable (%s)',
+    async (mode) => {
+      upstream.mode = mode;
+      const response = await get('/api/wait-times?park=epcot');
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual({ error: 'upstream unavailable' });
+    },
+  );
 
   it('does not serve data older than 24 hours when the upstream fails', async () => {
     await get('/api/wait-times?park=epcot');

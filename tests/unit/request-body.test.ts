@@ -41,6 +41,23 @@ describe('readBody', () => {
     await expect(readBody(request, { maxBytes: 1024, accept })).rejects.toMatchObject({ status });
   });
 
+  it('treats form fields named __proto__ and constructor as plain fields', async () => {
+    const request = post('__proto__=a&constructor=b', 'application/x-www-form-urlencoded');
+    const { value } = await readBody(request, { maxBytes: 1024, accept: ['form'] });
+    expect(Object.entries(value as object)).toEqual([
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+    ]);
+  });
+
+  it('keeps the first value of a repeated form field', async () => {
+    const request = post('name=first&name=second', 'application/x-www-form-urlencoded');
+    await expect(readBody(request, { maxBytes: 1024, accept: ['form'] })).resolves.toEqual({
+      kind: 'form',
+      value: { name: 'first' },
+    });
+  });
+
   it('stops reading a streamed body as soon as it passes the limit', async () => {
     let pulled = 0;
     const stream = new ReadableStream<Uint8Array>({

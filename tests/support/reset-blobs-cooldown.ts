@@ -1,0 +1,6 @@
+import { beforeEach } from 'vitest';
+import { resetBlobsCooldown } from '../../src/lib/store.ts';
+
+// A test that simulates a Blobs outage in-process leaves the store cooling down; the next test
+// starts with Blobs available again.
+beforeEach(() => resetBlobsCooldown());
