@@ -18,6 +18,8 @@ export interface UpstreamCall {
   timeoutMs: number;
   /** Extra attempts after a network error, a timeout, or a status in `retryOn`. */
   retries?: number;
+  /** `false`: a timed-out attempt ends the call, so that `timeoutMs` bounds the whole wait. */
+  retryAfterTimeout?: boolean;
   retryOn?: readonly number[];
   retryDelayMs?: number;
   /** Bodies larger than this are refused. */
@@ -29,6 +31,9 @@ export interface UpstreamAnswer {
   headers: Headers;
   text: string;
 }
+
+/** The provider did not finish answering in time. */
+class UpstreamTimeoutError extends UpstreamError {}
 
 /** Statuses worth one more try for an idempotent request: the provider may be back a moment later. */
 export const TRANSIENT_STATUSES: readonly number[] = [500, 502, 503, 504];
@@ -48,6 +53,7 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer> 
       return answer;
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
+      if (error instanceof UpstreamTimeoutError && call.retryAfterTimeout === false) throw error;
       lastError = error;
     }
   }
@@ -70,9 +76,8 @@ async function attemptOnce(call: UpstreamCall): Promise<UpstreamAnswer> {
   } catch (error) {
     const timedOut = error instanceof FetchError && (error.cause as Error | undefined)?.name === 'TimeoutError';
     // No `cause`: ofetch's error message spells out the URL, and with it any token.
-    throw new UpstreamError(
-      timedOut ? `${call.label}: no answer within ${call.timeoutMs} ms` : `${call.label}: network error`,
-    );
+    if (timedOut) throw new UpstreamTimeoutError(`${call.label}: no answer within ${call.timeoutMs} ms`);
+    throw new UpstreamError(`${call.label}: network error`);
   }
   const remainingMs = Math.max(1, call.timeoutMs - (Date.now() - started));
   const text = await readCapped(response, call.label, call.maxBytes, remainingMs);
@@ -98,7 +103,7 @@ async function readCapped(response: Response, label: string, maxBytes: number, t
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (timedOut) throw new UpstreamError(`${label}: body not complete within the time allowed`);
+      if (timedOut) throw new UpstreamTimeoutError(`${label}: body not complete within the time allowed`);
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {
