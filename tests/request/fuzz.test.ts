@@ -226,6 +226,7 @@ function problemsOf(request: FuzzRequest, answer: RawAnswer): string[] {
 /** Answers by what each request was aimed at, then by status. */
 const distribution = new Map<string, Map<number, number>>();
 let sent = 0;
+let completed = false;
 const record = (request: FuzzRequest, status: number) => {
   sent++;
   const byStatus = distribution.get(request.aim) ?? new Map<number, number>();
@@ -305,20 +306,22 @@ describe('the built server under 10,000 generated requests', () => {
       ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
     });
     console.info(report((performance.now() - started) / 1000));
+    completed = true;
   }, 600_000);
 
-  it('reached every documented operation with answers other than 429, successes and refusals', () => {
+  it('reached every documented operation with answers other than 429, successes among them', () => {
+    expect(completed, 'the run above did not complete').toBe(true);
     expect(sent).toBeGreaterThanOrEqual(RUNS * IN_FLIGHT);
-    const operations = validator
-      .operations()
-      .map(({ path: pathname, method }) => `${method.toUpperCase()} ${pathname}`);
-    const thin = operations.flatMap((aim) => {
-      const byStatus = distribution.get(aim) ?? new Map<number, number>();
+    const thin = validator.operations().flatMap(({ path: pathname, method }) => {
+      const aim = `${method.toUpperCase()} ${pathname}`;
+      const byStatus = [...(distribution.get(aim) ?? new Map<number, number>())];
       const count = (test: (status: number) => boolean) =>
-        [...byStatus].filter(([status]) => test(status)).reduce((sum, [, n]) => sum + n, 0);
+        byStatus.filter(([status]) => test(status)).reduce((sum, [, n]) => sum + n, 0);
       const answered = count((status) => status !== 429);
       const successes = count((status) => status < 400);
-      return answered < sent / 100 || successes === 0 ? [`${aim}: ${answered} answered, ${successes} successes`] : [];
+      return answered < (RUNS * IN_FLIGHT) / 100 || successes === 0
+        ? [`${aim}: ${answered} answered, ${successes} successes`]
+        : [];
     });
     expect(thin).toEqual([]);
   });

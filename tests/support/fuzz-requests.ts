@@ -698,7 +698,8 @@ function locationUpdate(setting: FuzzSetting): fc.Arbitrary<FuzzRequest> {
       let because = '';
       if (spelled !== '/api/location') statuses = undefined;
       else if (auth.kind === 'none') [statuses, because] = [[401], 'no credentials'];
-      else if (auth.kind === 'malformed' || (auth.kind !== 'unknown' && tokenTwice))
+      // A token in the query next to any Authorization at all is the token sent twice (RFC 6750 §3.1).
+      else if (auth.kind === 'malformed' || (auth.kind !== 'unknown' && tokenTwice && auth.header?.trim()))
         [statuses, because] = [[400], 'unreadable credentials'];
       else if (auth.kind === 'wrong') [statuses, because] = [[401], 'a wrong token'];
       else if (auth.kind === 'owner') {
