@@ -189,13 +189,16 @@ export function etagMatches(condition: string, etag: string): boolean {
   return condition.split(',').some((candidate) => opaque(candidate) === opaque(etag));
 }
 
-/** The path as the static file server resolves it (percent-decoded), or the raw path if malformed. */
+/**
+ * The path as the static file server resolves it: percent-decoded (the raw path if that fails),
+ * then normalized, so that `/%2F/` and `//favicon.svg` get the headers of the file they are served.
+ */
 function decodedPathname(url: URL): string {
+  let decoded = url.pathname;
   try {
-    return decodeURIComponent(url.pathname);
-  } catch {
-    return url.pathname;
-  }
+    decoded = decodeURIComponent(url.pathname);
+  } catch {}
+  return path.posix.normalize(decoded);
 }
 
 /** A JSON error the runtime answers itself, with the headers every answer carries. */

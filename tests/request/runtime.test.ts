@@ -176,6 +176,24 @@ describe('requests the site must survive', () => {
 });
 
 describe('npm run serve', () => {
+  it('gives a file reached by an unusual spelling of its path the headers of that file', async () => {
+    const served = await startServedSite();
+    const client = new LoopbackClient(served.url);
+    try {
+      for (const target of ['/%2F/', '//favicon.svg', '/docs/./api/']) {
+        const answer = await client.send({ method: 'GET', target, headers: [], from: '127.0.0.1' }, 10_000);
+        expect([target, answer.status, answer.headers.get('link')]).toEqual([
+          target,
+          200,
+          '</.well-known/api-catalog>; rel="api-catalog"',
+        ]);
+      }
+    } finally {
+      client.close();
+      await served.stop();
+    }
+  });
+
   it('stops cleanly with exit code 0 on SIGTERM', async () => {
     const served = await startServedSite();
     expect((await fetch(`${served.url}/api/wait-times`)).status).toBe(400);
