@@ -36,9 +36,9 @@ export class LoopbackClient {
   }
 
   /**
-   * Sends a request and reads the whole answer. A kept-alive connection that the server closed
-   * just as the request went out is tried once more on a new one, as Node's documentation advises
-   * (`request.reusedSocket`): the server never saw that request.
+   * Sends a request and reads the whole answer. When a kept-alive connection turns out to have
+   * been closed by the server (as idle, just as the request went out), the request is sent once
+   * more on a new one, as Node's documentation advises (`request.reusedSocket`).
    */
   async send(request: RawRequest, timeoutMs: number): Promise<RawAnswer> {
     try {
