@@ -94,7 +94,7 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
       void runFunction(match.fn, req, res, url, context);
       return;
     }
-    const pathname = decodedPathname(url);
+    const pathname = servedFilePath(req.url ?? '/');
     if (staticPaths.has(pathname)) {
       const headers = { ...headersFor(headerRules, pathname), ...pageHeaders(pathname) };
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -190,13 +190,15 @@ export function etagMatches(condition: string, etag: string): boolean {
 }
 
 /**
- * The path as the static file server resolves it: percent-decoded (the raw path if that fails),
- * then normalized, so that `/%2F/` and `//favicon.svg` get the headers of the file they are served.
+ * The path of the file the static server sends for a request-target: @astrojs/node normalizes the
+ * raw path, then `send` percent-decodes it and normalizes again. Headers are looked up by this
+ * path, so `/%2F/`, `//favicon.svg` and `/a//..` get those of the file they are served.
  */
-function decodedPathname(url: URL): string {
-  let decoded = url.pathname;
+function servedFilePath(target: string): string {
+  const raw = path.posix.normalize(target.split(/[?#]/)[0] || '/');
+  let decoded = raw;
   try {
-    decoded = decodeURIComponent(url.pathname);
+    decoded = decodeURIComponent(raw);
   } catch {}
   return path.posix.normalize(decoded);
 }

@@ -180,7 +180,7 @@ describe('npm run serve', () => {
     const served = await startServedSite();
     const client = new LoopbackClient(served.url);
     try {
-      for (const target of ['/%2F/', '//favicon.svg', '/docs/./api/']) {
+      for (const target of ['/%2F/', '//favicon.svg', '/docs/./api/', '/x//..']) {
         const answer = await client.send({ method: 'GET', target, headers: [], from: '127.0.0.1' }, 10_000);
         expect([target, answer.status, answer.headers.get('link')]).toEqual([
           target,
