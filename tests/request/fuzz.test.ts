@@ -311,20 +311,24 @@ describe('the built server under 10,000 generated requests', () => {
     completed = true;
   }, 600_000);
 
-  it('reached every documented operation with answers other than 429, successes among them', () => {
-    expect(completed, 'the run above did not complete').toBe(true);
-    expect(sent).toBeGreaterThanOrEqual(RUNS * IN_FLIGHT);
-    const thin = validator.operations().flatMap(({ path: pathname, method }) => {
-      const aim = `${method.toUpperCase()} ${pathname}`;
-      const byStatus = [...(distribution.get(aim) ?? new Map<number, number>())];
-      const count = (test: (status: number) => boolean) =>
-        byStatus.filter(([status]) => test(status)).reduce((sum, [, n]) => sum + n, 0);
-      const answered = count((status) => status !== 429);
-      const successes = count((status) => status < 400);
-      return answered < (RUNS * IN_FLIGHT) / 100 || successes === 0
-        ? [`${aim}: ${answered} answered, ${successes} successes`]
-        : [];
-    });
-    expect(thin).toEqual([]);
-  });
+  // A replay (FUZZ_PATH) sends one counterexample over and over: there is no coverage to measure.
+  it.skipIf(Boolean(process.env.FUZZ_PATH))(
+    'reached every documented operation with answers other than 429, successes among them',
+    () => {
+      expect(completed, 'the run above did not complete').toBe(true);
+      expect(sent).toBeGreaterThanOrEqual(RUNS * IN_FLIGHT);
+      const thin = validator.operations().flatMap(({ path: pathname, method }) => {
+        const aim = `${method.toUpperCase()} ${pathname}`;
+        const byStatus = [...(distribution.get(aim) ?? new Map<number, number>())];
+        const count = (test: (status: number) => boolean) =>
+          byStatus.filter(([status]) => test(status)).reduce((sum, [, n]) => sum + n, 0);
+        const answered = count((status) => status !== 429);
+        const successes = count((status) => status < 400);
+        return answered < (RUNS * IN_FLIGHT) / 100 || successes === 0
+          ? [`${aim}: ${answered} answered, ${successes} successes`]
+          : [];
+      });
+      expect(thin).toEqual([]);
+    },
+  );
 });

@@ -696,11 +696,11 @@ function locationUpdate(setting: FuzzSetting): fc.Arbitrary<FuzzRequest> {
       const size = bytes?.byteLength ?? 0;
       let statuses: number[] | undefined;
       let because = '';
-      if (spelled !== '/api/location') statuses = undefined;
-      else if (auth.kind === 'none') [statuses, because] = [[401], 'no credentials'];
+      if (spelled !== '/api/location' || auth.kind === 'unknown') statuses = undefined;
       // A token in the query next to any Authorization at all is the token sent twice (RFC 6750 §3.1).
-      else if (auth.kind === 'malformed' || (auth.kind !== 'unknown' && tokenTwice && auth.header?.trim()))
-        [statuses, because] = [[400], 'unreadable credentials'];
+      else if (tokenTwice && auth.header?.trim()) [statuses, because] = [[400], 'access_token and Authorization'];
+      else if (auth.kind === 'none') [statuses, because] = [[401], 'no credentials'];
+      else if (auth.kind === 'malformed') [statuses, because] = [[400], 'unreadable credentials'];
       else if (auth.kind === 'wrong') [statuses, because] = [[401], 'a wrong token'];
       else if (auth.kind === 'owner') {
         if (ownTracksEmpty) [statuses, because] = [[200], 'an empty OwnTracks post'];
