@@ -45,6 +45,8 @@ export default defineConfig({
       ],
     },
   },
+  // The site shows no images: `/_image` is answered like any unknown path (src/image-endpoint.ts).
+  image: { endpoint: { route: '/_image', entrypoint: './src/image-endpoint.ts' } },
   // No Markdown pages; without this Astro warns that Shiki's inline styles conflict with the CSP.
   markdown: { syntaxHighlight: false },
   telemetry: false,

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { Cron } from 'croner';
 import { isFresh, mirrorKey, routeCacheMirror } from '../src/cache/route-cache-mirror.ts';
+import { BASE_HEADERS } from '../src/lib/http.ts';
 import { startBlobsServer } from './blobs.mts';
 import { createContext, type LoadedFunction, loadFunctions, matchFunction } from './functions.mts';
 import { headersFor, loadHeaderRules, loadPageHeaders, staticPathnames } from './static-headers.mts';
@@ -62,10 +63,14 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
     pending.add(tracked);
   };
 
-  const server = http.createServer((req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (!hasValidHost(req)) {
+      answerError(res, 400, 'invalid Host header');
+      return;
+    }
     answerNotModified(req, res);
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const url = requestUrl(req.url ?? '/', req.headers.host);
     if (req.method === 'GET' || req.method === 'HEAD') {
       // Fast path: a fresh copy that Astro's route cache holds is answered without rendering.
       // Only Astro-rendered GETs are ever mirrored, so no function route can be shadowed.
@@ -76,6 +81,7 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
         return;
       }
     }
+    if (FORBIDDEN_BY_FETCH.has(req.method ?? '')) req.method = UNSUPPORTED_METHOD;
     const match = matchFunction(functions, url.pathname, req.method ?? 'GET');
     if (match) {
       const context = createContext({
@@ -88,13 +94,24 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
       void runFunction(match.fn, req, res, url, context);
       return;
     }
-    const pathname = decodedPathname(url);
+    const pathname = servedFilePath(req.url ?? '/');
     if (staticPaths.has(pathname)) {
       const headers = { ...headersFor(headerRules, pathname), ...pageHeaders(pathname) };
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       keepHeaders(res, Object.keys(headers));
     }
+    req.url = readableTarget(req.url ?? '/');
     astro.handler(req, res);
+  };
+  const server = http.createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch (error) {
+      // A bug, answered as one: the process (and every other request) stays up.
+      console.error(`Request ${req.method} ${req.url} failed:`, error);
+      if (res.headersSent) res.destroy();
+      else answerError(res, 500, 'internal error');
+    }
   });
   server.keepAliveTimeout = 5_000;
 
@@ -172,12 +189,89 @@ export function etagMatches(condition: string, etag: string): boolean {
   return condition.split(',').some((candidate) => opaque(candidate) === opaque(etag));
 }
 
-/** The path as the static file server resolves it (percent-decoded), or the raw path if malformed. */
-function decodedPathname(url: URL): string {
+/**
+ * The path of the file the static server sends for a request-target: @astrojs/node normalizes the
+ * raw path, then `send` percent-decodes it and normalizes again. Headers are looked up by this
+ * path, so `/%2F/`, `//favicon.svg` and `/a//..` get those of the file they are served.
+ */
+function servedFilePath(target: string): string {
+  const raw = path.posix.normalize(target.split(/[?#]/)[0] || '/');
+  let decoded = raw;
   try {
-    return decodeURIComponent(url.pathname);
+    decoded = decodeURIComponent(raw);
+  } catch {}
+  return path.posix.normalize(decoded);
+}
+
+/** A JSON error the runtime answers itself, with the headers every answer carries. */
+function answerError(res: http.ServerResponse, status: number, message: string): void {
+  res.writeHead(status, {
+    ...BASE_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+  });
+  res.end(JSON.stringify({ error: message }));
+}
+
+// RFC 3986 §3.2.2–3.2.3: `host [ ":" port ]`, the host an IP literal or a reg-name.
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[\w\-.~!$&'()*+,;=%]+)(?::\d*)?$/;
+
+/**
+ * RFC 9112 §3.2: a request without exactly one `Host`, or with one that is not a valid field
+ * value, is answered 400. Node's parser lets any value through; an empty one or one a URL parser
+ * cannot read would make Astro's adapter route the request by a path it makes up.
+ */
+function hasValidHost(req: http.IncomingMessage): boolean {
+  const hosts = req.headersDistinct.host ?? [];
+  return hosts.length === 1 && HOST.test(hosts[0] as string) && URL.canParse(`http://${hosts[0]}/`);
+}
+
+/**
+ * The URL of a request. In origin-form (`/path?query`, RFC 9112 §3.2.1) the path and query are the
+ * request-target's and the authority is `Host`'s: a `Host` cannot move the path, and a `//` at
+ * the start of the path is not read as an authority. An absolute-form target carries its own
+ * authority (§3.2.2). Never throws.
+ */
+export function requestUrl(target: string, host: string | undefined): URL {
+  if (!target.startsWith('/')) return URL.parse(target) ?? new URL('http://localhost/');
+  const url = URL.parse(`http://localhost${target}`) ?? new URL('http://localhost/');
+  if (host) url.host = host; // a setter: a host it cannot parse leaves the URL as it was
+  return url;
+}
+
+/**
+ * Fetch's `Request` refuses these methods (https://fetch.spec.whatwg.org/#forbidden-method), so
+ * Astro's adapter would throw on them. Only TRACE reaches the request listener (Node handles
+ * CONNECT apart and its parser does not know TRACK). No route supports it: it is handed on under
+ * a name no route knows either, so that each route answers it as any method it does not support
+ * (405 with its `Allow`, or the 404 of an unknown path).
+ */
+const FORBIDDEN_BY_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const UNSUPPORTED_METHOD = 'UNSUPPORTED';
+
+/**
+ * Astro's Node adapter refuses a whole request with a bare text 400 when `decodeURI` cannot read
+ * its target: a `%` that starts no escape, or escapes that are not UTF-8. URL parsing takes such
+ * a target: a stray `%` stands for itself and bytes that are not UTF-8 read
+ * as U+FFFD (URL Standard, percent-decode; Encoding Standard, UTF-8 decode). This writes the target
+ * the way it reads (`%` as `%25`, broken sequences as `%EF%BF%BD`), so Astro routes it and the
+ * endpoint sees the same query values; a target `decodeURI` reads is returned as it is.
+ */
+export function readableTarget(target: string): string {
+  try {
+    decodeURI(target);
+    return target;
   } catch {
-    return url.pathname;
+    return target.replace(/(?:%[0-9A-Fa-f]{2})+|%/g, (run) => {
+      if (run === '%') return '%25';
+      try {
+        decodeURIComponent(run);
+        return run;
+      } catch {
+        const bytes = Uint8Array.from(run.slice(1).split('%'), (hex) => Number.parseInt(hex, 16));
+        return encodeURIComponent(new TextDecoder().decode(bytes));
+      }
+    });
   }
 }
 
@@ -197,18 +291,18 @@ async function runFunction(
     if (!res.writableFinished) abort.abort();
   });
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const request = new Request(url, {
-    method: req.method ?? 'GET',
-    headers: Object.entries(req.headers).flatMap(([name, value]) =>
-      value === undefined ? [] : [value].flat().map((v): [string, string] => [name, v]),
-    ),
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-    signal: abort.signal,
-    // @ts-expect-error Node's fetch needs `duplex` for a streamed request body.
-    duplex: 'half',
-  });
   let response: Response;
   try {
+    const request = new Request(url, {
+      method: req.method ?? 'GET',
+      headers: Object.entries(req.headers).flatMap(([name, value]) =>
+        value === undefined ? [] : [value].flat().map((v): [string, string] => [name, v]),
+      ),
+      body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+      signal: abort.signal,
+      // @ts-expect-error Node's fetch needs `duplex` for a streamed request body.
+      duplex: 'half',
+    });
     response = await fn.handler(request, context);
   } catch (error) {
     console.error(`Function ${fn.name} failed:`, error);

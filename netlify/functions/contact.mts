@@ -33,7 +33,9 @@ export default async (request: Request, context: Context): Promise<Response> => 
 // The per-client limit (5 messages an hour) is kept in Blobs by src/lib/rate-limit.ts rather than
 // Netlify's `rateLimit` setting: that one counts every request, valid or not, answers its own 429
 // without `Retry-After`, and does not exist in the local runtime.
+// With and without a trailing slash, as the site serves every path (`trailingSlash: 'ignore'`):
+// otherwise POST /api/contact/ would reach the Astro route, whose 405 lists POST in `Allow`.
 export const config: Config = {
-  path: '/api/contact',
+  path: ['/api/contact', '/api/contact/'],
   method: ['POST', 'OPTIONS'],
 };

@@ -28,4 +28,6 @@ export default async (request: Request, context: Context): Promise<Response> => 
   }
 };
 
-export const config: Config = { path: '/api/location', method: ['POST'] };
+// With and without a trailing slash, as the site serves every path (`trailingSlash: 'ignore'`):
+// otherwise POST /api/location/ would reach the Astro route, whose 405 lists POST in `Allow`.
+export const config: Config = { path: ['/api/location', '/api/location/'], method: ['POST'] };

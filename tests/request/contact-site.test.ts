@@ -86,6 +86,21 @@ describe('POST /api/contact on the served site', () => {
     expect(response.headers.get('access-control-allow-methods')).toBe('POST');
   });
 
+  it('answers the preflight and the POST at /api/contact/ as at /api/contact: the site serves both spellings', async () => {
+    const preflight = await fetch(`${site.url}/api/contact/`, {
+      method: 'OPTIONS',
+      headers: { Origin: SITE_URL, 'Access-Control-Request-Method': 'POST' },
+    });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, SITE_URL]);
+    // An invalid message, so that nothing counts towards the limit: the function's 400, not a 405.
+    const post = await fetch(`${site.url}/api/contact/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada' }),
+    });
+    expect([post.status, (await post.json()).error]).toEqual([400, 'invalid contact message']);
+  });
+
   it.each(['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH'])('answers %s with 405 and Allow: POST, OPTIONS', async (method) => {
     const response = await fetch(`${site.url}/api/contact`, { method });
     expect(response.status).toBe(405);

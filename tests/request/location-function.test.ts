@@ -66,8 +66,8 @@ const publicLocation = async () => (await readPublicLocation()).location;
 const isoOfSeconds = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 describe('POST /api/location as a Netlify function', () => {
-  it("is routed for POST only, on the GET endpoint's path", () => {
-    expect(config).toEqual({ path: '/api/location', method: ['POST'] });
+  it("is routed for POST only, on the GET endpoint's path with and without the trailing slash", () => {
+    expect(config).toEqual({ path: ['/api/location', '/api/location/'], method: ['POST'] });
   });
 });
 

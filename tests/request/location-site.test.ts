@@ -117,6 +117,17 @@ describe('POST /api/location through the served site', () => {
     expect(await (await get()).json()).toMatchObject({ status: 'live', label: 'Tokyo' });
   });
 
+  it('takes an update at /api/location/ as at /api/location: the site serves both spellings', async () => {
+    const response = await fetch(`${site.url}/api/location/`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+      // Older than the Tokyo pin: accepted, and the pin stays.
+      body: JSON.stringify({ lat: 1, lon: 2, timestamp: '2020-01-01T00:00:00Z' }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'live', label: 'Tokyo' });
+  });
+
   it('takes an Overland batch and answers {"result":"ok"}', async () => {
     const response = await post(locationFixtureText('location-overland-1.json'));
     expect([response.status, await response.json()]).toEqual([200, { result: 'ok' }]);

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSite, startSite } from '../../server/runtime.mts';
+import { type RunningSite, readableTarget, requestUrl, startSite } from '../../server/runtime.mts';
+import { LoopbackClient, type RawRequest } from '../support/loopback-client.ts';
 import { eventually, ROOT, startServedSite } from '../support/served-site.ts';
 
 // A project root of its own: the real build, plus test functions that exercise each kind of `config`.
@@ -96,7 +97,103 @@ describe('the local runtime', () => {
   });
 });
 
+/** Sends what fetch would refuse to (TRACE, any Host), from 127.0.0.1. */
+async function raw(method: string, target: string, headers: RawRequest['headers'] = []) {
+  const client = new LoopbackClient(site.url);
+  try {
+    const answer = await client.send({ method, target, headers, from: '127.0.0.1' }, 10_000);
+    return { ...answer, text: answer.body.toString('utf8') };
+  } finally {
+    client.close();
+  }
+}
+
+// Each of these once stopped the process or got an answer no route gave (found by tests/request/fuzz.test.ts).
+describe('requests the site must survive', () => {
+  it('answers TRACE as a method no route takes (405 with the route Allow, or 404), and stays up', async () => {
+    const known = await raw('TRACE', '/api/wait-times?park=epcot');
+    expect([known.status, known.headers.get('allow'), JSON.parse(known.text)]).toEqual([
+      405,
+      'GET, HEAD, OPTIONS',
+      { error: 'method not allowed' },
+    ]);
+    const unknown = await raw('TRACE', '/api/no/such/endpoint');
+    expect([unknown.status, JSON.parse(unknown.text)]).toEqual([404, { error: 'not found' }]);
+    expect((await get('/api/wait-times')).status).toBe(400);
+  });
+
+  it.each<[string, [string, string][]]>([
+    ['with a space', [['Host', 'a b']]],
+    ['empty', [['Host', '']]],
+    ['not a host a URL can have', [['Host', '%2F']]],
+    ['with a port out of range', [['Host', 'localhost:99999']]],
+    [
+      'sent twice',
+      [
+        ['Host', 'localhost'],
+        ['Host', 'example.com'],
+      ],
+    ],
+  ])('answers 400 to a Host header %s (RFC 9112 §3.2), and stays up', async (_case, headers) => {
+    const answer = await raw('GET', '/api/no/such/endpoint', headers);
+    expect([answer.status, JSON.parse(answer.text)]).toEqual([400, { error: 'invalid Host header' }]);
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await get('/api/wait-times')).status).toBe(400);
+  });
+
+  it.each([
+    ['a stray % in the query', '/api/wait-times?park=%ZZ', { error: 'unknown park' }],
+    ['bytes that are not UTF-8 in the query', '/api/wait-times?park=%FF', { error: 'unknown park' }],
+    ['a stray % in the path', '/api/%ZZ', { error: 'not found' }],
+  ])('routes a target with %s as URL parsing reads it, not with a bare text 400', async (_case, target, body) => {
+    const response = await get(target);
+    expect([response.status, await response.json()]).toEqual([404, body]);
+  });
+
+  it.each([
+    ['/api/wait-times?park=epcot', '/api/wait-times?park=epcot'],
+    ['/api/wait-times?park=%ZZ', '/api/wait-times?park=%25ZZ'],
+    ['/a/%', '/a/%25'],
+    ['/a/%FF?b=%C3%A9', '/a/%EF%BF%BD?b=%C3%A9'],
+    ['/%41%FF%2F', '/A%EF%BF%BD%2F'],
+  ])('writes the target %s the way it reads: %s', (target, readable) => {
+    expect(readableTarget(target)).toBe(readable);
+    expect(new URL(readableTarget(target), 'http://x').searchParams.get('park')).toBe(
+      new URL(target, 'http://x').searchParams.get('park'),
+    );
+  });
+
+  it('takes the path of a request from its target and only the authority from Host', () => {
+    const url = requestUrl('//api/location?x=1', 'example.com:8080');
+    expect([url.host, url.pathname, url.search]).toEqual(['example.com:8080', '//api/location', '?x=1']);
+  });
+
+  it("answers /_image like any path the site does not have (it shows no images; Astro's endpoint answered 500)", async () => {
+    const response = await get('/_image?href=/docs/openapi.json');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toContain('text/html');
+  });
+});
+
 describe('npm run serve', () => {
+  it('gives a file reached by an unusual spelling of its path the headers of that file', async () => {
+    const served = await startServedSite();
+    const client = new LoopbackClient(served.url);
+    try {
+      for (const target of ['/%2F/', '//favicon.svg', '/docs/./api/', '/x//..']) {
+        const answer = await client.send({ method: 'GET', target, headers: [], from: '127.0.0.1' }, 10_000);
+        expect([target, answer.status, answer.headers.get('link')]).toEqual([
+          target,
+          200,
+          '</.well-known/api-catalog>; rel="api-catalog"',
+        ]);
+      }
+    } finally {
+      client.close();
+      await served.stop();
+    }
+  });
+
   it('stops cleanly with exit code 0 on SIGTERM', async () => {
     const served = await startServedSite();
     expect((await fetch(`${served.url}/api/wait-times`)).status).toBe(400);
