@@ -99,6 +99,16 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
       const headers = { ...headersFor(headerRules, pathname), ...pageHeaders(pathname) };
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       keepHeaders(res, Object.keys(headers));
+      // A file is read, never written: GET and HEAD serve it, OPTIONS says so, anything else is 405.
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { Allow: STATIC_ALLOW }).end();
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.setHeader('Allow', STATIC_ALLOW);
+        answerError(res, 405, 'method not allowed');
+        return;
+      }
     }
     req.url = readableTarget(req.url ?? '/');
     astro.handler(req, res);
@@ -204,6 +214,9 @@ function servedFilePath(target: string): string {
 }
 
 /** A JSON error the runtime answers itself, with the headers every answer carries. */
+/** What a prerendered file answers to. */
+const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
+
 function answerError(res: http.ServerResponse, status: number, message: string): void {
   res.writeHead(status, {
     ...BASE_HEADERS,

@@ -175,6 +175,25 @@ describe('requests the site must survive', () => {
   });
 });
 
+describe('prerendered files', () => {
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])(
+    'answer %s with 405 and an Allow header, not the file',
+    async (method) => {
+      const response = await get('/docs/openapi.json', { method });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      expect(await response.json()).toEqual({ error: 'method not allowed' });
+    },
+  );
+
+  it('answer OPTIONS with 204 and the methods they take, and still carry their header rules', async () => {
+    const response = await get('/.well-known/agent-skills/index.json', { method: 'OPTIONS' });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(await response.text()).toBe('');
+  });
+});
+
 describe('npm run serve', () => {
   it('gives a file reached by an unusual spelling of its path the headers of that file', async () => {
     const served = await startServedSite();
