@@ -41,6 +41,8 @@ const { values: args } = parseArgs({
     'sample-seconds': { type: 'string', default: '10' },
     /** Writes a V8 CPU profile of the server into this directory (open it in Chrome DevTools). */
     'cpu-prof': { type: 'string' },
+    /** Extra Node flags for the server, space-separated (`--node-flags=--max-old-space-size=128`). */
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const positive = (name: keyof typeof args) => {
@@ -106,14 +108,19 @@ interface Shot {
   localAddress?: string;
 }
 
+/** A kind of request: what the report counts it under, and which answers are right. */
 interface Kind {
   name: string;
   expected: readonly number[];
-  make(): Shot;
-  /** Checks a sampled answer with this status; returns what is wrong, or null. */
-  check?: (status: number, body: Buffer, shot: Shot) => string | null;
+  /** Checks a sampled answer with an expected status; returns what is wrong, or null. */
+  check?: (status: number, body: Buffer) => string | null;
   /** Share of answers checked (1 = all). */
   checkShare?: number;
+}
+
+/** A kind of request of the weighted mix, with how to make one. */
+interface MixKind extends Kind {
+  make(): Shot;
 }
 
 const etags = new Map<string, string>();
@@ -166,7 +173,7 @@ const parkPath = () => `/api/wait-times?park=${pick(PARKS).slug}`;
 let cacheBuster = 0;
 
 /** The weighted mix: anonymous readers, pages, documents and some bad requests. */
-const MIX: [number, Kind][] = [
+const MIX: [number, MixKind][] = [
   [
     380,
     {
@@ -461,13 +468,13 @@ const MIX: [number, Kind][] = [
   ],
 ];
 const TOTAL_WEIGHT = MIX.reduce((sum, [weight]) => sum + weight, 0);
-function pickFromMix(): Kind {
+function pickFromMix(): MixKind {
   let left = random() * TOTAL_WEIGHT;
   for (const [weight, kind] of MIX) {
     left -= weight;
     if (left < 0) return kind;
   }
-  return (MIX.at(-1) as [number, Kind])[1];
+  return (MIX.at(-1) as [number, MixKind])[1];
 }
 
 // The owner's phone: a trip with a pin update every `OWNER_EVERY_MS`, in the three formats.
@@ -560,7 +567,7 @@ function ownerShot(): { kind: string; shot: Shot } {
 const ownerKinds = new Map<string, Kind>(
   ['plain', 'OwnTracks', 'OwnTracks other', 'Overland', 'out of order', 'travel off'].map((name) => [
     name,
-    { name: `POST /api/location (owner, ${name})`, expected: [200], make: () => ({ method: 'POST', path: '/' }) },
+    { name: `POST /api/location (owner, ${name})`, expected: [200] },
   ]),
 );
 
@@ -574,44 +581,36 @@ const nextWrongTokenAddress = rotating(WRONG_TOKEN_POOL);
 const wrongToken: Kind = {
   name: 'POST /api/location (wrong token, varied clients)',
   expected: [401],
-  make: () => ({ method: 'POST', path: '/' }),
 };
 const noCredentials: Kind = {
   name: 'POST /api/location (no credentials)',
   expected: [401],
-  make: () => ({ method: 'POST', path: '/' }),
 };
 const malformed: Kind = {
   name: 'POST /api/location (malformed Authorization)',
   expected: [400],
-  make: () => ({ method: 'POST', path: '/' }),
 };
 const guesser: Kind = {
   name: 'POST /api/location (token guesser, one client)',
   expected: [401, 429],
-  make: () => ({ method: 'POST', path: '/' }),
 };
 
 const nextContactAddress = rotating(CONTACT_POOL);
 const contactJson: Kind = {
   name: 'POST /api/contact (JSON)',
   expected: [200, 202],
-  make: () => ({ method: 'POST', path: '/' }),
 };
 const contactForm: Kind = {
   name: 'POST /api/contact (HTML form)',
   expected: [303],
-  make: () => ({ method: 'POST', path: '/' }),
 };
 const contactHoneypot: Kind = {
   name: 'POST /api/contact (honeypot)',
   expected: [200],
-  make: () => ({ method: 'POST', path: '/' }),
 };
 const contactSpammer: Kind = {
   name: 'POST /api/contact (one client over the limit)',
   expected: [200, 202, 429],
-  make: () => ({ method: 'POST', path: '/' }),
 };
 let contactNumber = 0;
 const contactBody = () => {
@@ -769,7 +768,10 @@ let inFlight = 0;
 let skipped = 0;
 let sent = 0;
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+// With a timeout of its own, the agent honours the server's `Keep-Alive: timeout=5` hint and retires
+// idle sockets before the server closes them (without one, Node's agent ignores the hint, and a
+// request sent just as the server closes an idle socket fails with ECONNRESET: the client's race).
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: REQUEST_TIMEOUT_MS });
 let target: { host: string; port: number };
 
 function send(kind: Kind, shot: Shot): void {
@@ -807,7 +809,7 @@ function send(kind: Kind, shot: Shot): void {
       return;
     }
     if (kind.check && random() < (kind.checkShare ?? 1)) {
-      const problem = kind.check(status, body, shot);
+      const problem = kind.check(status, body);
       if (problem) {
         entry.badBodies += 1;
         interval.errors += 1;
@@ -872,7 +874,7 @@ interface Sample {
   simulated: number;
   rssMiB: number | undefined;
   heap: MemoryUsage | undefined;
-  blobs: { bytes: number; files: number };
+  blobs: { bytes: number; keys: number };
   requests: number;
   rps: number;
   p50: number;
@@ -885,43 +887,41 @@ interface Sample {
 
 const MiB = 1024 * 1024;
 
-async function directorySize(dir: string): Promise<{ bytes: number; files: number; byStore: Map<string, number> }> {
-  const byStore = new Map<string, number>();
-  let bytes = 0;
-  let files = 0;
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  } catch {
-    return { bytes, files, byStore };
-  }
-  await Promise.all(
-    entries
-      .filter((entry) => entry.isFile())
-      .map(async (entry) => {
-        const file = path.join(entry.parentPath, entry.name);
-        try {
-          const { size } = await stat(file);
-          bytes += size;
-          files += 1;
-          const store = storeOf(path.relative(dir, file));
-          byStore.set(store, (byStore.get(store) ?? 0) + 1);
-        } catch {
-          // Deleted while we walked.
-        }
-      }),
-  );
-  return { bytes, files, byStore };
+interface BlobsUsage {
+  /** Bytes on disk, values and metadata. */
+  bytes: number;
+  /** Stored keys (each is a value file, plus a metadata file when it has metadata). */
+  keys: number;
+  /** Keys by store and first key segment, e.g. `wait-times/history`. */
+  byStore: Map<string, number>;
 }
 
-/** The Blobs store (and first key segment) a file belongs to, e.g. `wait-times/history`. */
-function storeOf(relative: string): string {
-  const parts = relative.split(path.sep);
-  const index = parts.findIndex((part) =>
-    /^(site:)?(wait-times|location|contact|jobs|photo-feed|rate-limits)$/.test(part),
+/** What the embedded Blobs server keeps on disk (`<DATA_DIR>/blobs/{entries,metadata}/local/site:<store>/<key>`). */
+async function blobsUsage(dir: string): Promise<BlobsUsage> {
+  const usage: BlobsUsage = { bytes: 0, keys: 0, byStore: new Map() };
+  let files: import('node:fs').Dirent[];
+  try {
+    files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+  } catch {
+    return usage;
+  }
+  await Promise.all(
+    files.map(async (file) => {
+      const relative = path.relative(dir, path.join(file.parentPath, file.name)).split(path.sep);
+      let size: number;
+      try {
+        ({ size } = await stat(path.join(file.parentPath, file.name)));
+      } catch {
+        return; // deleted while we walked
+      }
+      usage.bytes += size;
+      if (relative[0] !== 'entries') return;
+      usage.keys += 1;
+      const store = `${(relative[2] ?? '').replace(/^site:/, '')}/${relative[3] ?? ''}`;
+      usage.byStore.set(store, (usage.byStore.get(store) ?? 0) + 1);
+    }),
   );
-  if (index < 0) return parts.slice(0, 2).join('/');
-  return `${parts[index]?.replace(/^site:/, '')}/${parts[index + 1] ?? ''}`;
+  return usage;
 }
 
 const memoryOf = (child: ChildProcess) =>
@@ -979,7 +979,10 @@ try {
   site = await startServed({
     env,
     preload: [MEMORY_PROBE],
-    nodeFlags: args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [],
+    nodeFlags: [
+      ...(args['node-flags'] ?? '').split(' ').filter(Boolean),
+      ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : []),
+    ],
     onLog: onServerLog,
   });
 } catch (error) {
@@ -1007,7 +1010,7 @@ const simulatedStart = simNow();
 const blobsDir = path.join(site.dataDir, 'blobs');
 
 console.info(
-  `# soak: ${fmt(DURATION_MS / MINUTE, 1)} min, ${RATE} req/s mix + owner/attacker/contact streams, clock ${SPEED}x (${fmt((DURATION_MS * SPEED) / HOUR, 1)} simulated hours from ${new Date(simulatedStart).toISOString()}), seed ${args.seed}`,
+  `# soak: ${fmt(DURATION_MS / MINUTE, 1)} min, ${RATE} req/s mix + owner/attacker/contact streams, clock ${SPEED}x (${fmt((DURATION_MS * SPEED) / HOUR, 1)} simulated hours from ${new Date(simulatedStart).toISOString()}), seed ${args.seed}${args['node-flags'] ? `, server flags ${args['node-flags']}` : ''}`,
 );
 console.info(
   `server ${site.url} (pid ${site.child.pid}), ready in ${fmt(site.readyMs, 0)} ms; data in ${site.dataDir}\n`,
@@ -1022,7 +1025,7 @@ const primed = [
 ];
 for (const pathname of primed) await (await fetch(`${site.url}${pathname}`)).arrayBuffer();
 
-const blobsAtStart = await directorySize(blobsDir);
+const blobsAtStart = await blobsUsage(blobsDir);
 const samples: Sample[] = [];
 const runStarted = performance.now();
 let lastSampleRequests = 0;
@@ -1032,7 +1035,7 @@ harnessLoop.enable();
 
 async function takeSample(): Promise<Sample> {
   const heap = await memoryOf(site.child);
-  const blobs = await directorySize(blobsDir);
+  const blobs = await blobsUsage(blobsDir);
   const now = performance.now();
   const sorted = interval.latencies.sort((a, b) => a - b);
   const sample: Sample = {
@@ -1040,7 +1043,7 @@ async function takeSample(): Promise<Sample> {
     simulated: simNow(),
     rssMiB: rssMiB(site.child.pid),
     heap,
-    blobs: { bytes: blobs.bytes, files: blobs.files },
+    blobs: { bytes: blobs.bytes, keys: blobs.keys },
     requests: interval.requests,
     rps: (sent - lastSampleRequests) / Math.max(0.001, (now - lastSampleAt) / 1000),
     p50: quantile(sorted, 0.5),
@@ -1058,7 +1061,7 @@ async function takeSample(): Promise<Sample> {
     ? `heap ${fmt(heap.heapUsed / MiB)} MiB (after major GC ${heap.heapAfterMajorGc === null ? 'n/a' : fmt(heap.heapAfterMajorGc / MiB)}), GC ${fmt(heap.gc.pauseMs, 0)} ms (max ${fmt(heap.gc.maxPauseMs, 0)}), CPU ${fmt(heap.cpuPercent, 0)} %, loop max ${fmt(heap.loop.maxMs, 0)} ms`
     : 'heap n/a';
   console.info(
-    `  ${fmt(sample.atMs / 1000, 0).padStart(4)} s  sim ${new Date(sample.simulated).toISOString().slice(11, 16)}  ${fmt(sample.rps, 0)} req/s  p99 ${fmt(sample.p99, 1)} ms  errors ${sample.errors}  RSS ${sample.rssMiB === undefined ? 'n/a' : fmt(sample.rssMiB)} MiB  ${heapText}  blobs ${fmt(blobs.bytes / 1024, 0)} KiB/${blobs.files} files  harness loop max ${fmt(sample.harnessLoopMaxMs, 0)} ms`,
+    `  ${fmt(sample.atMs / 1000, 0).padStart(4)} s  sim ${new Date(sample.simulated).toISOString().slice(11, 16)}  ${fmt(sample.rps, 0)} req/s  p99 ${fmt(sample.p99, 1)} ms  errors ${sample.errors}  RSS ${sample.rssMiB === undefined ? 'n/a' : fmt(sample.rssMiB)} MiB  ${heapText}  blobs ${fmt(blobs.bytes / 1024, 0)} KiB/${blobs.keys} keys  harness loop max ${fmt(sample.harnessLoopMaxMs, 0)} ms`,
   );
   return sample;
 }
@@ -1159,7 +1162,7 @@ const [publishStatus, networkStatus, photoFeed] = await Promise.all([
   statusBody('/api/professional-network-status'),
   statusBody('/api/photo-feed'),
 ]);
-const blobsAtEnd = await directorySize(blobsDir);
+const blobsAtEnd = await blobsUsage(blobsDir);
 const finalRss = rssMiB(site.child.pid);
 agent.destroy();
 const stopStarted = performance.now();
@@ -1206,13 +1209,13 @@ if (problems.length > 0) {
 
 console.info('\n## Server memory and Blobs data over time\n');
 console.info(
-  '| t s | simulated (UTC) | req/s | p50 ms | p99 ms | errors | server CPU % | server loop p99 / max ms | harness loop max ms | RSS MiB | GC pauses ms (max) | heap used / total MiB | heap after major GC MiB | external MiB | Blobs KiB | Blobs files |',
+  '| t s | simulated (UTC) | req/s | p50 ms | p99 ms | errors | server CPU % | server loop p99 / max ms | harness loop max ms | RSS MiB | GC pauses ms (max) | heap used / total MiB | heap after major GC MiB | external MiB | Blobs KiB | Blobs keys |',
 );
 console.info('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const sample of samples) {
   const h = sample.heap;
   console.info(
-    `| ${fmt(sample.atMs / 1000, 0)} | ${new Date(sample.simulated).toISOString().slice(0, 16).replace('T', ' ')} | ${fmt(sample.rps, 0)} | ${fmt(sample.p50, 2)} | ${fmt(sample.p99, 2)} | ${sample.errors} | ${h ? fmt(h.cpuPercent, 0) : 'n/a'} | ${h ? `${fmt(h.loop.p99Ms, 0)} / ${fmt(h.loop.maxMs, 0)}` : 'n/a'} | ${fmt(sample.harnessLoopMaxMs, 0)} | ${sample.rssMiB === undefined ? 'n/a' : fmt(sample.rssMiB)} | ${h ? `${fmt(h.gc.pauseMs, 0)} (${fmt(h.gc.maxPauseMs, 0)})` : 'n/a'} | ${h ? `${fmt(h.heapUsed / MiB)} / ${fmt(h.heapTotal / MiB)}` : 'n/a'} | ${h?.heapAfterMajorGc ? fmt(h.heapAfterMajorGc / MiB) : 'n/a'} | ${h ? fmt(h.external / MiB) : 'n/a'} | ${fmt(sample.blobs.bytes / 1024, 0)} | ${sample.blobs.files} |`,
+    `| ${fmt(sample.atMs / 1000, 0)} | ${new Date(sample.simulated).toISOString().slice(0, 16).replace('T', ' ')} | ${fmt(sample.rps, 0)} | ${fmt(sample.p50, 2)} | ${fmt(sample.p99, 2)} | ${sample.errors} | ${h ? fmt(h.cpuPercent, 0) : 'n/a'} | ${h ? `${fmt(h.loop.p99Ms, 0)} / ${fmt(h.loop.maxMs, 0)}` : 'n/a'} | ${fmt(sample.harnessLoopMaxMs, 0)} | ${sample.rssMiB === undefined ? 'n/a' : fmt(sample.rssMiB)} | ${h ? `${fmt(h.gc.pauseMs, 0)} (${fmt(h.gc.maxPauseMs, 0)})` : 'n/a'} | ${h ? `${fmt(h.heapUsed / MiB)} / ${fmt(h.heapTotal / MiB)}` : 'n/a'} | ${h?.heapAfterMajorGc ? fmt(h.heapAfterMajorGc / MiB) : 'n/a'} | ${h ? fmt(h.external / MiB) : 'n/a'} | ${fmt(sample.blobs.bytes / 1024, 0)} | ${sample.blobs.keys} |`,
   );
 }
 
@@ -1229,10 +1232,25 @@ const heapSeries = series((sample) =>
 const range = (points: [number, number][]) =>
   points.length === 0 ? Number.NaN : Math.max(...points.map(([, y]) => y)) - Math.min(...points.map(([, y]) => y));
 const rssStart = samples[0]?.rssMiB;
+/** Peak RSS in each third of the run: a leak raises every peak, V8 growing its heap does not. */
+const rssPeaks = [0, 1, 2].map((third) =>
+  Math.max(
+    ...samples
+      .filter((sample) => sample.atMs >= (trafficMs * third) / 3 && sample.atMs <= (trafficMs * (third + 1)) / 3)
+      .map((sample) => sample.rssMiB ?? Number.NaN),
+  ),
+);
+const heapSlope = slope(heapSeries);
+const heapMean = heapSeries.reduce((sum, [, y]) => sum + y, 0) / Math.max(1, heapSeries.length);
+const measuredMinutes = (trafficMs * (1 - WARM_UP_SHARE)) / MINUTE;
+// Flat: at this slope, the retained heap would grow by less than 10 % of itself (or 5 MiB) over the measured part.
+const heapFlat = Math.abs(heapSlope * measuredMinutes) < Math.max(5, heapMean * 0.1);
+const majorGcs = afterWarmUp.reduce((sum, sample) => sum + (sample.heap?.gc.majors ?? 0), 0);
+const heapVerdict = majorGcs < 3 ? 'not judged (fewer than 3 major GCs)' : heapFlat ? 'flat' : 'GROWS';
 
 console.info('\n## Around the traffic\n');
 console.info(
-  `- Blobs data: ${fmt(blobsAtStart.bytes / 1024, 0)} KiB in ${blobsAtStart.files} files at the start, ${fmt(blobsAtEnd.bytes / 1024, 0)} KiB in ${blobsAtEnd.files} files at the end: ${[
+  `- Blobs data: ${fmt(blobsAtStart.bytes / 1024, 0)} KiB in ${blobsAtStart.keys} keys at the start, ${fmt(blobsAtEnd.bytes / 1024, 0)} KiB in ${blobsAtEnd.keys} keys at the end: ${[
     ...blobsAtEnd.byStore,
   ]
     .sort(([a], [b]) => a.localeCompare(b))
@@ -1272,6 +1290,13 @@ const verdictErrors =
     ? 'no errors'
     : `${totalErrors} errors (${totalNetwork} network, ${totalServerErrors} 5xx, the rest unexpected statuses or bodies)`;
 console.info(
-  `\n**Verdict: ${verdictErrors}** in ${totalRequests} requests; RSS ${rssStart === undefined ? 'n/a' : fmt(rssStart)} → ${finalRss === undefined ? 'n/a' : fmt(finalRss)} MiB, slope after warm-up ${fmt(slope(rssSeries), 2)} MiB/min (range ${fmt(range(rssSeries))} MiB); heap after major GC slope ${fmt(slope(heapSeries), 2)} MiB/min (range ${fmt(range(heapSeries))} MiB); Blobs ${fmt(blobsAtStart.bytes / 1024, 0)} → ${fmt(blobsAtEnd.bytes / 1024, 0)} KiB; ${unexpectedLogLines} unexpected server log lines.`,
+  `\n**Verdict: ${verdictErrors}** in ${totalRequests} requests; ${unexpectedLogLines} unexpected server log lines.`,
+);
+console.info(
+  `**Memory: retained heap ${heapVerdict}**: after the ${majorGcs} major GCs past warm-up (the first ${fmt(WARM_UP_SHARE * 100, 0)} %), ${fmt(heapMean)} MiB on average, slope ${fmt(heapSlope, 2)} MiB/min, range ${fmt(range(heapSeries))} MiB. RSS ${rssStart === undefined ? 'n/a' : fmt(rssStart)} → ${finalRss === undefined ? 'n/a' : fmt(finalRss)} MiB: slope after warm-up ${fmt(slope(rssSeries), 2)} MiB/min, range ${fmt(range(rssSeries))} MiB, peak per third of the run ${rssPeaks.map((peak) => fmt(peak)).join(' / ')} MiB.`,
+);
+const lastThirdKeys = samples.filter((sample) => sample.atMs >= (trafficMs * 2) / 3).map((sample) => sample.blobs.keys);
+console.info(
+  `**Blobs: ${fmt(blobsAtStart.bytes / 1024, 0)} → ${fmt(blobsAtEnd.bytes / 1024, 0)} KiB, ${blobsAtStart.keys} → ${blobsAtEnd.keys} keys** (${Math.min(...lastThirdKeys)}–${Math.max(...lastThirdKeys)} over the last third of the run).`,
 );
 process.exit(0);
