@@ -989,6 +989,11 @@ try {
   fakes.child.kill();
   throw error;
 }
+// If the harness fails half-way, the server and the fakes must not outlive it.
+process.on('exit', () => {
+  if (site.child.exitCode === null) site.child.kill();
+  if (fakes.child.exitCode === null) fakes.child.kill();
+});
 const url = new URL(site.url);
 target = { host: url.hostname, port: Number(url.port) };
 
@@ -1232,14 +1237,16 @@ const heapSeries = series((sample) =>
 const range = (points: [number, number][]) =>
   points.length === 0 ? Number.NaN : Math.max(...points.map(([, y]) => y)) - Math.min(...points.map(([, y]) => y));
 const rssStart = samples[0]?.rssMiB;
-/** Peak RSS in each third of the run: a leak raises every peak, V8 growing its heap does not. */
-const rssPeaks = [0, 1, 2].map((third) =>
-  Math.max(
-    ...samples
-      .filter((sample) => sample.atMs >= (trafficMs * third) / 3 && sample.atMs <= (trafficMs * (third + 1)) / 3)
-      .map((sample) => sample.rssMiB ?? Number.NaN),
-  ),
-);
+/**
+ * Lowest and highest RSS in each third of the run. RSS follows V8's heap size, which grows between
+ * major collections and shrinks after them, so a peak says little; a leak lifts the lows too.
+ */
+const rssPerThird = [0, 1, 2].map((third) => {
+  const values = samples
+    .filter((sample) => sample.atMs >= (trafficMs * third) / 3 && sample.atMs <= (trafficMs * (third + 1)) / 3)
+    .flatMap((sample) => (sample.rssMiB === undefined ? [] : [sample.rssMiB]));
+  return `${fmt(Math.min(...values), 0)}–${fmt(Math.max(...values), 0)}`;
+});
 const heapSlope = slope(heapSeries);
 const heapMean = heapSeries.reduce((sum, [, y]) => sum + y, 0) / Math.max(1, heapSeries.length);
 const measuredMinutes = (trafficMs * (1 - WARM_UP_SHARE)) / MINUTE;
@@ -1293,7 +1300,7 @@ console.info(
   `\n**Verdict: ${verdictErrors}** in ${totalRequests} requests; ${unexpectedLogLines} unexpected server log lines.`,
 );
 console.info(
-  `**Memory: retained heap ${heapVerdict}**: after the ${majorGcs} major GCs past warm-up (the first ${fmt(WARM_UP_SHARE * 100, 0)} %), ${fmt(heapMean)} MiB on average, slope ${fmt(heapSlope, 2)} MiB/min, range ${fmt(range(heapSeries))} MiB. RSS ${rssStart === undefined ? 'n/a' : fmt(rssStart)} → ${finalRss === undefined ? 'n/a' : fmt(finalRss)} MiB: slope after warm-up ${fmt(slope(rssSeries), 2)} MiB/min, range ${fmt(range(rssSeries))} MiB, peak per third of the run ${rssPeaks.map((peak) => fmt(peak)).join(' / ')} MiB.`,
+  `**Memory: retained heap ${heapVerdict}**: after the ${majorGcs} major GCs past warm-up (the first ${fmt(WARM_UP_SHARE * 100, 0)} %), ${fmt(heapMean)} MiB on average, slope ${fmt(heapSlope, 2)} MiB/min, range ${fmt(range(heapSeries))} MiB. RSS ${rssStart === undefined ? 'n/a' : fmt(rssStart)} → ${finalRss === undefined ? 'n/a' : fmt(finalRss)} MiB: slope after warm-up ${fmt(slope(rssSeries), 2)} MiB/min, range ${fmt(range(rssSeries))} MiB, per third of the run ${rssPerThird.join(' / ')} MiB.`,
 );
 const lastThirdKeys = samples.filter((sample) => sample.atMs >= (trafficMs * 2) / 3).map((sample) => sample.blobs.keys);
 console.info(
