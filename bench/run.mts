@@ -1,14 +1,11 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
 import { PARKS } from '../src/lib/parks.ts';
 import type { LoadResult } from './load.mts';
+import { fmt, peakRssMiB, ROOT as root, startServed as serve } from './served.mts';
 
 /**
  * `npm run bench [hot|fan-in|slow-upstream]…`: measurements on loopback, bounded in time, printed
@@ -17,18 +14,12 @@ import type { LoadResult } from './load.mts';
  *  - fan-in: 200 clients for 60 s across all 17 parks while the server's clock runs 12x fast
  *  - slow-upstream: the upstream takes 10 s; latency of requests while the data revalidates
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const MINUTE = 60_000;
 const PATH = '/api/wait-times?park=epcot';
 
-interface Served {
-  url: string;
-  child: ChildProcess;
-  readyMs: number;
-  advanceClock(ms: number): Promise<void>;
-  stop(): Promise<void>;
-}
+/** The built site as `npm run serve` starts it, against the fake upstream, clock preloaded. */
+const startServed = (upstream: FakeQueueTimes) => serve({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url } });
 
 function load(urls: string[], connections: number, durationMs: number, headers: Record<string, string> = {}) {
   const child = fork(path.join(root, 'bench/load.mts'), [], { stdio: 'inherit' });
@@ -39,59 +30,6 @@ function load(urls: string[], connections: number, durationMs: number, headers: 
   });
 }
 
-/** Peak resident memory (VmHWM) of a process, in MiB; Linux only. */
-function peakRssMiB(pid: number | undefined): number | undefined {
-  try {
-    const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-    return Number.isFinite(kb) ? kb / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The built site as `npm run serve` starts it, with the test clock preloaded so a run can move time. */
-async function startServed(upstream: FakeQueueTimes): Promise<Served> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-bench-'));
-  const started = performance.now();
-  const child = fork(path.join(root, 'server/main.mts'), [], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      WAIT_TIMES_UPSTREAM_URL: upstream.url,
-    },
-    execArgv: ['--import', path.join(root, 'tests/support/fake-clock.mjs')],
-    stdio: ['ignore', 'pipe', 'ignore', 'ipc'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return {
-    url,
-    child,
-    readyMs: performance.now() - started,
-    advanceClock: (ms) =>
-      new Promise((resolve) => {
-        child.once('message', () => resolve());
-        child.send({ type: 'advance-clock', ms });
-      }),
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const header = () => {
   console.info('| target | req/s | p50 ms | p99 ms | max ms | errors | statuses | peak RSS MiB |');
   console.info('|---|---|---|---|---|---|---|---|');
