@@ -92,10 +92,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 let cached: { env: string; config: Config } | undefined;
+const VARIABLES = Object.keys(EnvironmentSchema.shape);
 
-/** The current configuration, re-read whenever the environment changed (tests change it). */
+/** The current configuration, re-read whenever one of its variables changed (tests change them). */
 export function getConfig(): Config {
-  const key = JSON.stringify(process.env);
+  // Only the variables we read make the key: cheap enough for every request.
+  const key = VARIABLES.map((name) => process.env[name] ?? '\u0000').join('\u0001');
   if (cached?.env !== key) cached = { env: key, config: loadConfig(process.env) };
   return cached.config;
 }

@@ -57,7 +57,22 @@ export async function recordHit(rule: RateLimit, client: string, now = Date.now(
   );
 }
 
+const lastSweep = new Map<string, number>();
+
+/**
+ * Deletes the expired hits of every client of a rule, at most once per window per instance: a
+ * client that never comes back would otherwise leave its hits in Blobs for good.
+ */
+async function sweepExpired(rule: RateLimit, now: number): Promise<void> {
+  if (now - (lastSweep.get(rule.name) ?? 0) < rule.windowMs) return;
+  lastSweep.set(rule.name, now);
+  const keys = await listKeys('rate-limits', `rate/${rule.name}/`);
+  const expired = keys.filter((key) => now - timeOf(key) >= rule.windowMs);
+  if (expired.length > 0) await deleteRecords('rate-limits', expired);
+}
+
 async function recentHits(rule: RateLimit, client: string, now: number): Promise<number[]> {
+  await sweepExpired(rule, now);
   const keys = await listKeys('rate-limits', prefixOf(rule, client));
   const expired = keys.filter((key) => now - timeOf(key) >= rule.windowMs);
   if (expired.length > 0) await deleteRecords('rate-limits', expired);

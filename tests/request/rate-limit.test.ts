@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRateLimit, hitRateLimit, recordHit } from '../../src/lib/rate-limit.ts';
+import { listKeys } from '../../src/lib/store.ts';
 import { startLocalBlobs } from '../support/local-blobs.ts';
 
 const HOUR = 3_600_000;
@@ -23,6 +24,16 @@ describe('the Blobs-backed rate limiter', () => {
     await expect(hitRateLimit(rule, '203.0.113.2', now + 10)).resolves.toBeUndefined();
     // After the window the first client may go again.
     await expect(hitRateLimit(rule, '203.0.113.1', now + HOUR + 5)).resolves.toBeUndefined();
+  });
+
+  it('sweeps the expired hits of clients that never come back', async () => {
+    const sweep = { name: 'sweep', limit: 2, windowMs: HOUR };
+    const now = 2_000_000_000_000;
+    await recordHit(sweep, '192.0.2.1', now);
+    await recordHit(sweep, '192.0.2.2', now);
+    // A window later, a third client's check sweeps the first two clients' hits away.
+    await checkRateLimit(sweep, '192.0.2.3', now + HOUR + 1);
+    await expect(listKeys('rate-limits', 'rate/sweep/')).resolves.toEqual([]);
   });
 
   it('counts hits written at the same moment by concurrent callers', async () => {
