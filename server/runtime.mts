@@ -94,7 +94,9 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
       void runFunction(match.fn, req, res, url, context);
       return;
     }
-    const pathname = servedFilePath(req.url ?? '/');
+    // Astro gets the target with broken escapes repaired; the header lookup must see the same path.
+    const target = readableTarget(req.url ?? '/');
+    const pathname = servedFilePath(target);
     if (staticPaths.has(pathname)) {
       const headers = { ...headersFor(headerRules, pathname), ...pageHeaders(pathname) };
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -110,7 +112,7 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
         return;
       }
     }
-    req.url = readableTarget(req.url ?? '/');
+    req.url = target;
     astro.handler(req, res);
   };
   const server = http.createServer((req, res) => {
@@ -213,10 +215,10 @@ function servedFilePath(target: string): string {
   return path.posix.normalize(decoded);
 }
 
-/** A JSON error the runtime answers itself, with the headers every answer carries. */
 /** What a prerendered file answers to. */
 const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
 
+/** A JSON error the runtime answers itself, with the headers every answer carries. */
 function answerError(res: http.ServerResponse, status: number, message: string): void {
   res.writeHead(status, {
     ...BASE_HEADERS,

@@ -3,15 +3,15 @@ import type { APIContext } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import contactFunction from '../../netlify/functions/contact.mts';
 import locationFunction from '../../netlify/functions/location.mts';
-import { type FakePhotoGraph, startFakePhotoGraph } from '../../scripts/fake-job-services.mts';
-import { type FakeQueueTimes, startFakeQueueTimes, type UpstreamMode } from '../../scripts/fake-queue-times.mts';
+import type { FakeQueueTimes, UpstreamMode } from '../../scripts/fake-queue-times.mts';
 import * as photoFeedEndpoint from '../../src/pages/api/photo-feed.ts';
 import * as networkStatusEndpoint from '../../src/pages/api/professional-network-status.ts';
 import * as publishStatusEndpoint from '../../src/pages/api/publish-status.ts';
 import { contractProblems } from '../support/contract-check.ts';
-import { type OpenApi, OpenApiValidator } from '../support/openapi-validator.ts';
-import { type ServedSite, startServedSite } from '../support/served-site.ts';
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
+import { type FullSite, startFullSite } from '../support/full-site.ts';
+import type { OpenApiValidator } from '../support/openapi-validator.ts';
+import type { ServedSite } from '../support/served-site.ts';
+import type { SmtpSink } from '../support/smtp-sink.ts';
 
 /**
  * The contract test: real requests to the built server, every answer checked against
@@ -86,7 +86,6 @@ const withBlobsDown = (run: () => Promise<Response>) =>
 const SITE_URL = 'http://localhost:4321';
 const message = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the contract test.' };
 let smtp: SmtpSink;
-let graph: FakePhotoGraph;
 
 /** Calls an Astro GET endpoint in-process, as its route would. */
 const astroGet = (endpoint: { GET: (context: APIContext) => Response | Promise<Response> }, url: string) => () =>
@@ -472,32 +471,16 @@ let site: ServedSite;
 let upstream: FakeQueueTimes;
 let validator: OpenApiValidator;
 
+let full: FullSite;
+
 beforeAll(async () => {
-  upstream = await startFakeQueueTimes();
-  smtp = await startSmtpSink();
-  graph = await startFakePhotoGraph();
-  site = await startServedSite({
-    env: {
-      WAIT_TIMES_UPSTREAM_URL: upstream.url,
-      LOCATION_TOKEN: TOKEN,
-      SITE_URL,
-      SMTP_URL: smtp.url,
-      CONTACT_TO: 'owner@example.com',
-      CONTACT_FROM: 'site@example.com',
-      CONTACT_MAILTO: 'owner@example.com',
-      PHOTO_FEED_ACCESS_TOKEN: 'IGQ-initial-token',
-      PHOTO_FEED_UPSTREAM_URL: graph.url,
-    },
-  });
-  const response = await fetch(`${site.url}/docs/openapi.json`);
-  validator = new OpenApiValidator((await response.json()) as OpenApi);
+  full = await startFullSite({ token: TOKEN, siteUrl: SITE_URL });
+  ({ upstream, smtp, site, validator } = full);
 });
 
 afterAll(async () => {
   await site?.stop();
-  await upstream?.close();
-  await smtp?.close();
-  await graph?.close();
+  await full?.closeFakes();
 });
 
 async function send(c: Case, method = c.method): Promise<Response> {

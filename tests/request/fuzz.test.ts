@@ -2,14 +2,12 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakePhotoGraph, startFakePhotoGraph } from '../../scripts/fake-job-services.mts';
-import { type FakeQueueTimes, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
 import { contractProblems } from '../support/contract-check.ts';
+import { type FullSite, startFullSite } from '../support/full-site.ts';
 import { describeRequest, type FuzzRequest, fuzzRequests } from '../support/fuzz-requests.ts';
 import { LoopbackClient, type RawAnswer } from '../support/loopback-client.ts';
-import { type OpenApi, OpenApiValidator } from '../support/openapi-validator.ts';
+import type { OpenApiValidator } from '../support/openapi-validator.ts';
 import { ROOT, type ServedSite, startServedSite } from '../support/served-site.ts';
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
 
 /**
  * Property-based fuzzing of the built server (issue 9): at least 10,000 generated requests across
@@ -25,7 +23,7 @@ import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
  *   one byte over the limit, a latitude of 90.0001), be one of the statuses it said;
  * - and a body built valid by the document's rules must be valid against the document.
  *
- * A failure prints the seed and path: replay it with
+ * The seed is fixed unless `FUZZ_SEED=random`. A failure prints the seed and path: replay it with
  * `FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run --project request tests/request/fuzz.test.ts`.
  * `FUZZ_RUNS` changes the number of batches of 16 (default 625: 10,000 requests).
  */
@@ -33,41 +31,29 @@ import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
 const TOKEN = 'fuzz-owner-token-0123456789abcdef';
 const SITE_URL = 'http://localhost:4321';
 const IN_FLIGHT = 16;
+// A fixed seed by default, so that a red run in CI always means a regression; `FUZZ_SEED=random`
+// explores new requests (a failure prints its seed to replay).
+const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20_261_121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 625);
 const ANSWER_TIMEOUT_MS = 30_000;
 
-let upstream: FakeQueueTimes;
-let smtp: SmtpSink;
-let graph: FakePhotoGraph;
 let site: ServedSite;
 let validator: OpenApiValidator;
 let client: LoopbackClient;
 
-/** Every feature on: live wait times, the owner's token, mail, the photo feed. */
-const environment = (): Record<string, string> => ({
-  WAIT_TIMES_UPSTREAM_URL: upstream.url,
-  LOCATION_TOKEN: TOKEN,
-  SITE_URL,
-  SMTP_URL: smtp.url,
-  CONTACT_TO: 'owner@example.com',
-  CONTACT_FROM: 'site@example.com',
-  CONTACT_MAILTO: 'owner@example.com',
-  PHOTO_FEED_ACCESS_TOKEN: 'IGQ-initial-token',
-  PHOTO_FEED_UPSTREAM_URL: graph.url,
-});
+let full: FullSite;
+const environment = () => full.env;
 
 beforeAll(async () => {
-  [upstream, smtp, graph] = await Promise.all([startFakeQueueTimes(), startSmtpSink(), startFakePhotoGraph()]);
-  site = await startServedSite({ env: environment() });
-  const response = await fetch(`${site.url}/docs/openapi.json`);
-  validator = new OpenApiValidator((await response.json()) as OpenApi);
+  full = await startFullSite({ token: TOKEN, siteUrl: SITE_URL });
+  ({ site, validator } = full);
   client = new LoopbackClient(site.url);
 });
 
 afterAll(async () => {
   client?.close();
   await site?.stop();
-  await Promise.all([upstream?.close(), smtp?.close(), graph?.close()]);
+  await full?.closeFakes();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -304,7 +290,7 @@ describe('the built server under 10,000 generated requests', () => {
     const started = performance.now();
     await fc.assert(fc.asyncProperty(fc.array(requests, { minLength: IN_FLIGHT, maxLength: IN_FLIGHT }), check), {
       numRuns: RUNS,
-      ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
+      seed: SEED,
       ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
     });
     console.info(report((performance.now() - started) / 1000));

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,7 +176,29 @@ describe('requests the site must survive', () => {
   });
 });
 
+/** A GET with the request target exactly as given (fetch would normalise it first). */
+function rawGet(target: string): Promise<http.IncomingMessage> {
+  const { hostname, port } = new URL(site.url);
+  return new Promise((resolve, reject) => {
+    const request = http.get({ hostname, port, path: target }, (response) => {
+      response.resume();
+      resolve(response);
+    });
+    request.once('error', reject);
+  });
+}
+
 describe('prerendered files', () => {
+  it('get the headers of the page they are, however the path is spelled (broken escapes included)', async () => {
+    const home = await rawGet('/');
+    expect(home.headers['content-security-policy']).toBeTruthy();
+    for (const target of ['/%/%2e%2e', '/x/..', '/%2e']) {
+      const response = await rawGet(target);
+      expect(response.statusCode, target).toBe(200);
+      expect(response.headers['content-security-policy'], target).toBe(home.headers['content-security-policy']);
+    }
+  });
+
   it.each(['POST', 'PUT', 'DELETE', 'PATCH'])(
     'answer %s with 405 and an Allow header, not the file',
     async (method) => {
