@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, ServiceUnavailableError } from '../lib/errors.ts';
+import { ServiceUnavailableError } from '../lib/errors.ts';
 import {
   ANONYMOUS,
   errorResponse,
@@ -7,6 +7,7 @@ import {
   jsonContent,
   notModified,
   PUBLIC_HEADERS,
+  readOnlyMethodNotAllowed,
 } from './shared.ts';
 
 const cachedHeaders = headerRefs('ETag', ...PUBLIC_HEADERS);
@@ -17,11 +18,7 @@ const unavailable = errorResponse(
   PUBLIC_HEADERS,
 );
 
-const methodNotAllowed = errorResponse(
-  'The path answers GET, HEAD and OPTIONS only; `Allow` lists them.',
-  new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS']),
-  ['Allow', ...PUBLIC_HEADERS],
-);
+const methodNotAllowed = readOnlyMethodNotAllowed;
 
 export const jobPaths: Record<string, JsonObject> = {
   '/api/publish-status': {

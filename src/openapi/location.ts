@@ -8,6 +8,7 @@ import {
   jsonContent,
   notModified,
   PUBLIC_HEADERS,
+  readOnlyMethodNotAllowed,
   ref,
 } from './shared.ts';
 
@@ -179,11 +180,7 @@ export const locationPaths: Record<string, JsonObject> = {
           content: jsonContent('ProtectedResourceMetadata'),
         },
         '304': notModified,
-        '405': errorResponse(
-          'The document answers GET, HEAD and OPTIONS only.',
-          new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS']),
-          ['Allow', ...PUBLIC_HEADERS],
-        ),
+        '405': readOnlyMethodNotAllowed,
       },
     },
   },

@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, UpstreamUnavailableError } from '../lib/errors.ts';
+import { UpstreamUnavailableError } from '../lib/errors.ts';
 import {
   ANONYMOUS,
   errorResponse,
@@ -7,6 +7,7 @@ import {
   jsonContent,
   notModified,
   PUBLIC_HEADERS,
+  readOnlyMethodNotAllowed,
 } from './shared.ts';
 
 export const photoFeedPaths: Record<string, JsonObject> = {
@@ -38,11 +39,7 @@ export const photoFeedPaths: Record<string, JsonObject> = {
           }),
         },
         '304': notModified,
-        '405': errorResponse(
-          'The path answers GET, HEAD and OPTIONS only; `Allow` lists them.',
-          new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS']),
-          ['Allow', ...PUBLIC_HEADERS],
-        ),
+        '405': readOnlyMethodNotAllowed,
         '502': errorResponse(
           'The platform failed and there is no earlier feed (up to 24 hours old) to fall back on.',
           new UpstreamUnavailableError(30),

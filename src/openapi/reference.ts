@@ -108,13 +108,6 @@ export function typeLabel(schema: JsonObject | undefined): string {
   return facts.length ? `${type} (${facts.join(', ')})` : type;
 }
 
-/** The schema a `$ref` names, or the schema itself. */
-export function resolveSchema(document: OpenApiDocument, schema: JsonObject | undefined): JsonObject | undefined {
-  if (typeof schema?.$ref !== 'string') return schema;
-  const name = schema.$ref.split('/').at(-1) ?? '';
-  return document.components.schemas[name];
-}
-
 export type TextPart = { kind: 'text' | 'code' | 'link'; text: string };
 
 /**

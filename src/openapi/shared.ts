@@ -3,7 +3,7 @@
  * the contract that every area shares: headers, the error responses, tags, the bearer scheme.
  */
 
-import type { HttpError } from '../lib/errors.ts';
+import { type HttpError, MethodNotAllowedError } from '../lib/errors.ts';
 import { errorBody } from '../lib/http.ts';
 
 export type JsonObject = Record<string, unknown>;
@@ -80,6 +80,13 @@ export function errorResponse(description: string, error: HttpError, headers: re
     content: jsonContent('Error', errorBody(error)),
   };
 }
+
+/** The 405 of a read-only public resource (`publicJsonRoutes`): GET, HEAD and OPTIONS only. */
+export const readOnlyMethodNotAllowed: JsonObject = errorResponse(
+  'The path answers GET, HEAD and OPTIONS only; `Allow` lists them.',
+  new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS']),
+  ['Allow', ...PUBLIC_HEADERS],
+);
 
 /** 304 to a matching `If-None-Match`: no body, the validator again. */
 export const notModified: JsonObject = {

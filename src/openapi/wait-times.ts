@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, UpstreamUnavailableError } from '../lib/errors.ts';
+import { UpstreamUnavailableError } from '../lib/errors.ts';
 import { PARK_SLUGS } from '../lib/parks.ts';
 import { parkFromQuery, UPSTREAM_BACKOFF_MS } from '../lib/wait-times.ts';
 import { thrownBy, waitTimesExample } from './examples.ts';
@@ -10,6 +10,7 @@ import {
   jsonContent,
   notModified,
   PUBLIC_HEADERS,
+  readOnlyMethodNotAllowed,
 } from './shared.ts';
 
 export const waitTimesPaths: Record<string, JsonObject> = {
@@ -48,11 +49,7 @@ export const waitTimesPaths: Record<string, JsonObject> = {
           thrownBy(() => parkFromQuery('atlantis')),
           PUBLIC_HEADERS,
         ),
-        '405': errorResponse(
-          'The path answers GET, HEAD and OPTIONS only; `Allow` lists them.',
-          new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS']),
-          ['Allow', ...PUBLIC_HEADERS],
-        ),
+        '405': readOnlyMethodNotAllowed,
         '502': errorResponse(
           'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
           new UpstreamUnavailableError(UPSTREAM_BACKOFF_MS / 1000),

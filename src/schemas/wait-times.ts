@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { FORECAST_MAX_MINUTES } from '../lib/forecast.ts';
-import { PARK_SLUGS } from '../lib/parks.ts';
 
 // The error body is shared by every endpoint (src/schemas/error.ts); re-exported for existing imports.
 export { ErrorSchema } from './error.ts';
@@ -38,10 +37,6 @@ export const WaitTimesSchema = z
   })
   .strict()
   .meta({ id: 'WaitTimes' });
-
-export const WaitTimesQuerySchema = z.object({
-  park: z.enum(PARK_SLUGS).meta({ description: 'One of the 17 park slugs.' }),
-});
 
 export type Trend = z.output<typeof TrendSchema>;
 export type Ride = z.output<typeof RideSchema>;
