@@ -3,20 +3,25 @@ import netlify from '@astrojs/netlify';
 import { cacheNetlify } from '@astrojs/netlify/cache';
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
+import { recordBuildSite } from './scripts/build-record.mts';
+import { onNetlify, resolveSiteUrl } from './src/platform/site-url.ts';
 
-// Netlify's build sets NETLIFY=true: there the same `context.cache.set()` calls become
-// Netlify-CDN-Cache-Control headers (https://docs.astro.build/en/guides/caching/).
-// Everywhere else the Node adapter serves the site with Astro's in-memory route cache.
-const onNetlify = process.env.NETLIFY === 'true';
+// Netlify's build sets NETLIFY=true and its CLI (`netlify build`, `netlify serve`) NETLIFY_LOCAL=true:
+// there the same `context.cache.set()` calls become Netlify-CDN-Cache-Control headers
+// (https://docs.astro.build/en/guides/caching/). Everywhere else the Node adapter serves the site
+// with Astro's in-memory route cache.
+const netlifyBuild = onNetlify(process.env);
+// The same resolver as the running code (src/lib/config.ts): SITE_URL, else Netlify's address.
+const site = resolveSiteUrl(process.env).value;
 
 export default defineConfig({
-  site: process.env.SITE_URL ?? 'http://localhost:4321',
+  site,
   // `staticHeaders`: the Content-Security-Policy of prerendered pages becomes a response header
   // (Netlify: .netlify/v1/config.json; Node: dist/_headers.json, applied by the local runtime)
   // instead of a <meta> tag, so `frame-ancestors` works too.
-  adapter: onNetlify ? netlify({ staticHeaders: true }) : node({ mode: 'standalone', staticHeaders: true }),
+  adapter: netlifyBuild ? netlify({ staticHeaders: true }) : node({ mode: 'standalone', staticHeaders: true }),
   cache: {
-    provider: onNetlify
+    provider: netlifyBuild
       ? cacheNetlify()
       : // Astro's memory cache with a mirror of fresh entries for the local runtime's fast path.
         {
@@ -25,8 +30,11 @@ export default defineConfig({
           config: { max: 500 },
         },
   },
-  // Sessions are not used; without this the adapters would set up a storage driver.
-  session: undefined,
+  // Sessions are not used: `false` keeps the adapters from wiring a storage driver and the session
+  // runtime out of the bundle (https://docs.astro.build/en/reference/configuration-reference/#session).
+  session: false,
+  // The local runtime refuses to serve a build made for another SITE_URL (scripts/build-record.mts).
+  integrations: netlifyBuild ? [] : [recordBuildSite(site)],
   trailingSlash: 'ignore',
   // Astro serves no POST of ours (those are Netlify functions); unsupported methods get our 405.
   security: {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSiteMismatch } from '../scripts/build-record.mts';
 import { loadConfig } from '../src/lib/config.ts';
 import { startSite } from './runtime.mts';
 
@@ -11,6 +12,12 @@ try {
   config = loadConfig(process.env);
 } catch (error) {
   console.error((error as Error).message);
+  process.exit(1);
+}
+// Prerendered documents carry the SITE_URL of the build: serving them under another would name the wrong origin.
+const mismatch = buildSiteMismatch(root, config.SITE_URL);
+if (mismatch) {
+  console.error(mismatch);
   process.exit(1);
 }
 

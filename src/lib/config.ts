@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resolveSiteUrl } from '../platform/site-url.ts';
 import { ConfigError } from './errors.ts';
 
 const optionalUrl = (protocols: string[]) =>
@@ -22,8 +23,7 @@ export const EnvironmentSchema = z.object({
     .refine((value) => URL.canParse(value) && new URL(value).protocol.startsWith('http'), {
       message: 'must be an absolute http(s) URL such as https://example.com',
     })
-    .transform((value) => new URL(value).origin)
-    .default('http://localhost:4321'),
+    .transform((value) => new URL(value).origin),
   DATA_DIR: z.string().min(1).default('.data'),
   WAIT_TIMES_UPSTREAM_URL: z
     .string()
@@ -77,11 +77,19 @@ export const EnvironmentSchema = z.object({
 
 export type Config = z.output<typeof EnvironmentSchema>;
 
+// The origin the build resolved, in code that Vite bundles (Astro defines import.meta.env.SITE from
+// `site`); undefined where Node runs the source directly (local runtime, Netlify's function bundler).
+const BUILT_SITE_URL: string | undefined = typeof import.meta.env === 'object' ? import.meta.env.SITE : undefined;
+
 /** Parses the environment; a malformed setting throws a ConfigError naming the variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const result = EnvironmentSchema.safeParse(env);
+export function loadConfig(env: Record<string, string | undefined> = process.env, built = BUILT_SITE_URL): Config {
+  const site = resolveSiteUrl(env, built);
+  const result = EnvironmentSchema.safeParse({ ...env, SITE_URL: site.value });
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    const problems = result.error.issues.map((issue) => {
+      const name = issue.path[0] === 'SITE_URL' && site.from !== 'SITE_URL' ? `SITE_URL (from ${site.from})` : '';
+      return `${name || issue.path.join('.')} ${issue.message}`;
+    });
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const config = result.data;
@@ -92,7 +100,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 let cached: { env: string; config: Config } | undefined;
-const VARIABLES = Object.keys(EnvironmentSchema.shape);
+// Netlify's own variables count too: SITE_URL defaults to its address (src/platform/site-url.ts).
+const NETLIFY_VARIABLES = ['URL', 'DEPLOY_PRIME_URL', 'CONTEXT', 'NETLIFY', 'NETLIFY_LOCAL', 'SITE_ID', 'SITE_NAME'];
+const VARIABLES = [...Object.keys(EnvironmentSchema.shape), ...NETLIFY_VARIABLES];
 
 /** The current configuration, re-read whenever one of its variables changed (tests change them). */
 export function getConfig(): Config {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type ServedSite, startServedSite } from '../support/served-site.ts';
+import { BUILT_SITE_URL, eventually, type ServedSite, startServedSite } from '../support/served-site.ts';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
 
 // The contact form through the real local runtime (`npm run serve`): routing by the functions'
 // own config, the Astro 405 route, and the retry job run by the runtime's own scheduler.
 
-const SITE_URL = 'https://site.example';
+// Not the origin the test's requests reach (127.0.0.1:<port>), so CORS answers are told apart.
+const SITE_URL = BUILT_SITE_URL;
 const SMTP_AUTH = { user: 'site', pass: 'served-site-smtp-secret' };
 const BODY_TEXT = 'A message body that must never appear in a log';
 

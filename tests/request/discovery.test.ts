@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
 import { headersFor, loadHeaderRules, staticPathnames } from '../../server/static-headers.mts';
 import { parseCacheControl, parseCsp, parseLinkHeader, parseMediaType } from '../support/http-headers.ts';
-import { ROOT, type ServedSite, startServedSite } from '../support/served-site.ts';
+import { BUILT_SITE_URL, ROOT, type ServedSite, startServedSite } from '../support/served-site.ts';
 
 /**
  * The discovery documents as a client finds them on the built server: the RFC 9727 API catalog
  * (checklist ids AC-*, LS-* from notes/standards.md), the Agent Skills index and skill, the
  * catalog `Link` on pages and API responses, and the headers of static files and HTML pages.
  */
-const SITE_URL = 'https://api.example.test';
+const SITE_URL = BUILT_SITE_URL;
 const RFC9727_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
 const SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 
@@ -20,8 +20,8 @@ let upstream: FakeQueueTimes;
 
 beforeAll(async () => {
   upstream = await startFakeQueueTimes();
-  // The catalog is on demand, so it follows SITE_URL at run time; prerendered documents carry the
-  // SITE_URL of the build (the default, http://localhost:4321, in tests).
+  // The served site runs with the SITE_URL of its build (it refuses any other): on-demand and
+  // prerendered documents alike name it.
   site = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url, SITE_URL } });
 });
 

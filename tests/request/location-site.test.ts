@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locationFixtureText, parseChallenge } from '../support/location-fixtures.ts';
-import { type ServedSite, startServedSite } from '../support/served-site.ts';
+import { BUILT_SITE_URL, type ServedSite, startServedSite } from '../support/served-site.ts';
 
 /**
  * /api/location and the RFC 9728 document through the built site, started as `npm run serve`
  * starts it: the POST function and the GET endpoint share one path, one process, one route cache.
  */
 const TOKEN = 'served-owner-token-0123456789';
-const SITE = 'https://site.example';
+const SITE = BUILT_SITE_URL;
 const METADATA_URL = `${SITE}/.well-known/oauth-protected-resource`;
 
 let site: ServedSite;

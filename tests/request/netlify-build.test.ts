@@ -29,11 +29,14 @@ beforeAll(async () => {
   await symlink(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
   const result = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
     cwd: copy,
+    // As Netlify's CLI runs it (`netlify build`: NETLIFY_LOCAL, not NETLIFY), with no SITE_URL:
+    // the site's address is Netlify's own URL.
     env: {
       PATH: process.env.PATH ?? '',
-      NETLIFY: 'true',
+      NETLIFY_LOCAL: 'true',
+      CONTEXT: 'production',
+      URL: 'https://site.example',
       ASTRO_TELEMETRY_DISABLED: '1',
-      SITE_URL: 'https://site.example',
     },
     encoding: 'utf8',
   });
@@ -58,10 +61,22 @@ async function userFunctions(): Promise<UserFunction[]> {
 const pathsOf = (config: Config): string[] => ('path' in config && config.path ? [config.path].flat() : []);
 const methodsOf = (config: Config): string[] | 'all' => (config.method ? [config.method].flat() : 'all');
 
-describe('the Netlify build (NETLIFY=true)', () => {
-  it('succeeds with the Netlify adapter', () => {
+describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () => {
+  it('succeeds with the Netlify adapter, without a sessions driver or a warning', () => {
     expect(build.status, build.output).toBe(0);
     expect(build.output).toContain('@astrojs/netlify');
+    expect(build.output).not.toMatch(/sessions/i);
+    expect(build.output).not.toMatch(/\bwarn(ing)?\b/i);
+  });
+
+  it("names Netlify's URL in the prerendered documents", async () => {
+    const openapi = JSON.parse(await readFile(path.join(copy, 'dist/docs/openapi.json'), 'utf8'));
+    expect(openapi.servers[0].url).toBe('https://site.example');
+    const skills = await readFile(path.join(copy, 'dist/.well-known/agent-skills/index.json'), 'utf8');
+    expect(skills).toContain('"https://site.example/.well-known/agent-skills/park-wait-times/SKILL.md"');
+    expect(await readFile(path.join(copy, 'dist/parks/epcot/index.html'), 'utf8')).toContain(
+      'https://site.example/widgets/park-waits.js',
+    );
   });
 
   it('emits one SSR function that claims every path but prefers static files', async () => {

@@ -2,8 +2,15 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { builtSiteUrl } from '../../scripts/build-record.mts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * The SITE_URL dist/ was built for (http://localhost:4321 unless the build set one): the served site
+ * refuses to start with another, since its prerendered documents name this one.
+ */
+export const BUILT_SITE_URL = builtSiteUrl(ROOT) ?? 'http://localhost:4321';
 
 export interface ServedSite {
   url: string;
