@@ -21,6 +21,15 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        // `npm run verify:netlify`: a site served by Netlify's CLI, or a real deploy (SMOKE_URL).
+        test: {
+          name: 'smoke',
+          include: ['tests/smoke/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
     ],
   },
 });
