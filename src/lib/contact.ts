@@ -163,6 +163,8 @@ export interface DeliveryReport {
   failed: number;
   /** Still in the outbox, not yet due (or claimed by someone else, or past this run's budget). */
   waiting: number;
+  /** When the earliest message still in the outbox is due again (Unix ms), if known. */
+  nextAttemptAt?: number;
 }
 
 /**
@@ -176,6 +178,9 @@ export async function deliverQueuedMessages(now: number = Date.now()): Promise<D
   const settings = mailSettings(config);
   const entries = await listEntries('contact', OUTBOX_PREFIX);
   const report: DeliveryReport = { delivered: 0, failed: 0, waiting: 0 };
+  const dueAt = (at: number) => {
+    report.nextAttemptAt = Math.min(report.nextAttemptAt ?? at, at);
+  };
   if (!settings) {
     report.waiting = entries.length;
     if (entries.length > 0) console.warn(`contact: ${entries.length} queued message(s) wait for SMTP_URL to be set`);
@@ -191,6 +196,7 @@ export async function deliverQueuedMessages(now: number = Date.now()): Promise<D
     if (!record) continue;
     if (record.nextAttemptAt > now) {
       report.waiting += 1;
+      dueAt(record.nextAttemptAt);
       continue;
     }
     const claim = { ...record, nextAttemptAt: now + CLAIM_MS };
@@ -202,7 +208,7 @@ export async function deliverQueuedMessages(now: number = Date.now()): Promise<D
       await sendContactMail(settings, mailOf(record, config.SITE_URL), AbortSignal.timeout(DIRECT_SEND_TIMEOUT_MS));
     } catch (error) {
       report.failed += 1;
-      await reschedule(key, claim, now, error);
+      dueAt(await reschedule(key, claim, now, error));
       continue;
     }
     report.delivered += 1;
@@ -238,7 +244,7 @@ function mailOf(record: OutboxMessage, siteUrl: string): ContactMail {
 }
 
 /** Records a failed attempt. If even that write fails, the claim runs out and the job retries. */
-async function reschedule(key: string, record: OutboxMessage, now: number, error: unknown): Promise<void> {
+async function reschedule(key: string, record: OutboxMessage, now: number, error: unknown): Promise<number> {
   const attempts = record.attempts + 1;
   const nextAttemptAt = now + retryDelayMs(attempts);
   const lastError = errorCodeOf(error);
@@ -256,6 +262,7 @@ async function reschedule(key: string, record: OutboxMessage, now: number, error
   } catch (writeError) {
     console.error(`contact: could not reschedule message ${record.id} (${errorCodeOf(writeError)})`);
   }
+  return nextAttemptAt;
 }
 
 /** Removes a delivered message. If that fails it may be sent again later, with the same Message-ID. */
