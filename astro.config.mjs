@@ -19,7 +19,11 @@ export default defineConfig({
   // `staticHeaders`: the Content-Security-Policy of prerendered pages becomes a response header
   // (Netlify: .netlify/v1/config.json; Node: dist/_headers.json, applied by the local runtime)
   // instead of a <meta> tag, so `frame-ancestors` works too.
-  adapter: netlifyBuild ? netlify({ staticHeaders: true }) : node({ mode: 'standalone', staticHeaders: true }),
+  adapter: netlifyBuild
+    ? // The SSR function leaves out zod's CommonJS build (never loaded by ESM code), as netlify.toml's
+      // `included_files` does for the other functions: it zips under 1 MB (docs/netlify.md).
+      netlify({ staticHeaders: true, excludeFiles: ['./node_modules/zod/**/*.cjs'] })
+    : node({ mode: 'standalone', staticHeaders: true }),
   cache: {
     provider: netlifyBuild
       ? cacheNetlify()

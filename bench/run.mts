@@ -4,15 +4,17 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
 import { PARKS } from '../src/lib/parks.ts';
+import { coldStart } from './cold-start.mts';
 import type { LoadResult } from './load.mts';
 import { fmt, peakRssMiB, ROOT as root, startServed as serve } from './served.mts';
 
 /**
- * `npm run bench [hot|fan-in|slow-upstream]…`: measurements on loopback, bounded in time, printed
+ * `npm run bench [hot|fan-in|slow-upstream|cold-start]…`: measurements on loopback, bounded in time, printed
  * as ratios against a baseline measured in the same run. Never fails on a timing.
  *  - hot: cached GET /api/wait-times through `npm run serve` against plain node:http with the same bytes
  *  - fan-in: 200 clients for 60 s across all 17 parks while the server's clock runs 12x fast
  *  - slow-upstream: the upstream takes 10 s; latency of requests while the data revalidates
+ *  - cold-start: the Netlify build's zipped functions and their first answer (bench/cold-start.mts)
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const MINUTE = 60_000;
@@ -136,7 +138,12 @@ async function slowUpstream(): Promise<void> {
   await upstream.close();
 }
 
-const scenarios: Record<string, () => Promise<void>> = { hot, 'fan-in': fanIn, 'slow-upstream': slowUpstream };
+const scenarios: Record<string, () => Promise<void>> = {
+  hot,
+  'fan-in': fanIn,
+  'slow-upstream': slowUpstream,
+  'cold-start': coldStart,
+};
 const chosen = process.argv.slice(2).filter((name) => name in scenarios);
 for (const name of chosen.length > 0 ? chosen : Object.keys(scenarios))
   await (scenarios[name] as () => Promise<void>)();

@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startFakeQueueTimes } from './fake-queue-times.mts';
+import { CLI, cliEnvironment, copyProject, ensureCli, netlifyBuild, PATH, ROOT } from './netlify-cli.mts';
 
 /**
  * `npm run verify:netlify`: the site on Netlify's own tooling, offline. Installs netlify-cli 27
@@ -17,13 +15,7 @@ import { startFakeQueueTimes } from './fake-queue-times.mts';
  * `npm run verify:netlify -- --remote` runs only the read-only part of the smoke against the
  * deploy at SMOKE_URL (README, "Deploying to Netlify").
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI_DIR = path.join(root, '.cache/netlify-cli');
-const CLI = path.join(CLI_DIR, 'node_modules/.bin/netlify');
-// The project's Node 24 first, for the CLI and everything it starts (npm scripts already have it).
-const PATH = [path.join(root, 'node_modules/node/bin'), path.join(root, 'node_modules/.bin'), process.env.PATH].join(
-  path.delimiter,
-);
+const root = ROOT;
 const started = performance.now();
 const seconds = (from: number) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
 
@@ -51,14 +43,6 @@ if (process.argv.includes('--remote')) {
   process.exit(await smoke(env as Record<string, string>));
 }
 
-/** Runs a command to completion, failing the verification with its output when it fails. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): string {
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  if (result.status !== 0) throw new Error(`${path.basename(command)} ${args.join(' ')} failed:\n${output}`);
-  return output;
-}
-
 /** A port nobody listens on right now (for the CLI, which needs a number). */
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -69,21 +53,6 @@ const freePort = () =>
       );
     });
   });
-
-/** The project as git sees it (tracked files and new ones not ignored), with node_modules linked. */
-async function copyProject(): Promise<string> {
-  const copy = await mkdtemp(path.join(tmpdir(), 'site-api-netlify-cli-'));
-  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  for (const file of listed.stdout.split('\0').filter((f) => f && existsSync(path.join(root, f))))
-    await cp(path.join(root, file), path.join(copy, file), { recursive: true });
-  await symlink(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
-  // The CLI takes the git root as the project root.
-  run('git', ['init', '-q'], copy, process.env);
-  return copy;
-}
 
 /** Lines of a build log that warn, without the machine's own noise (npm config, locale). */
 const warnings = (log: string) =>
@@ -101,27 +70,14 @@ function stopGroup(child: ChildProcess): Promise<void> {
   });
 }
 
-if (!existsSync(CLI)) {
-  const from = performance.now();
-  console.info('Installing netlify-cli@27 into .cache/netlify-cli (once, about 350 MB)…');
-  run('npm', ['install', '--prefix', CLI_DIR, '--no-audit', '--no-fund', '--loglevel=error', 'netlify-cli@27'], root, {
-    ...process.env,
-    PATH,
-  });
-  console.info(`installed in ${seconds(from)}`);
-}
-
+ensureCli();
 const copy = await copyProject();
 const upstream = await startFakeQueueTimes();
 let serve: ChildProcess | undefined;
 let status = 1;
 try {
-  // Netlify's own variables only (the CLI adds NETLIFY_LOCAL, CONTEXT, DEPLOY_PRIME_URL…): no SITE_URL.
-  const { SITE_URL: _site, NETLIFY: _netlify, URL: _url, ...inherited } = process.env;
-  const base = { ...inherited, PATH, BROWSER: 'none', ASTRO_TELEMETRY_DISABLED: '1' };
-
   let from = performance.now();
-  const log = run(CLI, ['build', '--offline', '--context', 'production'], copy, base);
+  const log = netlifyBuild(copy);
   console.info(`netlify build --offline: ${seconds(from)}`);
   for (const line of warnings(log)) console.warn(`build warning: ${line}`);
 
@@ -133,7 +89,7 @@ try {
   serve = spawn(CLI, ['serve', '--offline', '--internal-disable-edge-functions', '--port', String(port)], {
     cwd: copy,
     detached: true,
-    env: { ...base, URL: site, LOCATION_TOKEN: token, WAIT_TIMES_UPSTREAM_URL: upstream.url },
+    env: cliEnvironment({ URL: site, LOCATION_TOKEN: token, WAIT_TIMES_UPSTREAM_URL: upstream.url }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

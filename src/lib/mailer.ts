@@ -1,4 +1,4 @@
-import { createTransport, type SendMailOptions } from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer';
 
 /**
  * The one module that speaks SMTP. Mail is plain text, from the site's own address to the
@@ -115,6 +115,8 @@ export class MailDeliveryError extends Error {
  * Anything else rejects with a MailDeliveryError. `signal` bounds the whole exchange.
  */
 export async function sendContactMail(settings: MailSettings, mail: ContactMail, signal?: AbortSignal): Promise<void> {
+  // Loaded on the first mail only: a function's cold start (a 400 or a 503 never needs it) skips it.
+  const { createTransport } = await import('nodemailer');
   const transport = createTransport({
     url: settings.smtpUrl,
     ...TIMEOUTS,

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalBlobs, startBlobsServer } from '../../server/blobs.mts';
 import { parseContactRequest, submitContactMessage } from '../../src/lib/contact.ts';
 import { ROOT } from '../support/served-site.ts';
@@ -24,6 +24,9 @@ beforeAll(async () => {
   sink = await startSmtpSink();
 });
 afterAll(() => sink.close());
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-job-'));
+});
 afterEach(async () => {
   sink.setFailing(false);
   sink.mails.length = 0;
@@ -67,12 +70,7 @@ async function queueMessages(count: number): Promise<void> {
 }
 
 describe('npm run job', () => {
-  const fresh = async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-job-'));
-  };
-
   it('delivers the queued contact messages and says so', async () => {
-    await fresh();
     await queueMessages(2);
     const { code, output } = await job(['contact-retry']);
     expect(output).toContain('contact-retry: delivered 2 queued messages\n');
@@ -86,7 +84,6 @@ describe('npm run job', () => {
   });
 
   it('says when the messages still fail and when they are tried next, and exits 1', async () => {
-    await fresh();
     await queueMessages(1);
     sink.setFailing(true);
     const { code, output } = await job(['contact-retry']);
@@ -100,7 +97,6 @@ describe('npm run job', () => {
   });
 
   it.each(SCHEDULED)('runs the scheduled function %s by its function name', async (name) => {
-    await fresh();
     const { code, output } = await job([name], { SMTP_URL: '' });
     expect(output.startsWith(`${name}: `), output).toBe(true);
     expect([0, 1]).toContain(code);
@@ -109,7 +105,6 @@ describe('npm run job', () => {
   it.each([[['nope']], [[]]])(
     'exits 2 for an unknown or missing name (%j), listing every scheduled function',
     async (args) => {
-      await fresh();
       const { code, output } = await job(args);
       expect(code).toBe(2);
       expect(output).toContain(SCHEDULED.join(', '));
