@@ -34,7 +34,7 @@ interface Answer {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** Unzips a function bundle into a new temporary folder; returns it and its handler module (as the entry point names it). */
-async function unpack(zip: string): Promise<{ dir: string; file: string }> {
+export async function unpack(zip: string): Promise<{ dir: string; file: string }> {
   const StreamZip = createRequire(path.join(CLI_DIR, 'package.json'))('node-stream-zip');
   const dir = await mkdtemp(path.join(tmpdir(), 'site-api-cold-'));
   const archive = new StreamZip.async({ file: zip });
@@ -47,7 +47,7 @@ async function unpack(zip: string): Promise<{ dir: string; file: string }> {
 }
 
 /** One fresh process: load `file`, answer one request. */
-function probe(file: string, url: string, init?: RequestInit): Promise<Answer> {
+export function probe(file: string, url: string, init?: RequestInit): Promise<Answer> {
   const started = performance.now();
   const child = fork(path.join(ROOT, 'bench/cold-start-probe.mjs'), [], { stdio: 'inherit' });
   return new Promise((resolve, reject) => {

@@ -393,7 +393,12 @@ describe('POST /api/contact when mail is not configured or failing', () => {
 
     sink.setFailing(false);
     // Not yet due: nothing is tried.
-    expect(await deliverQueuedMessages(queued.receivedAt + 30_000)).toEqual({ delivered: 0, failed: 0, waiting: 1 });
+    expect(await deliverQueuedMessages(queued.receivedAt + 30_000)).toEqual({
+      delivered: 0,
+      failed: 0,
+      waiting: 1,
+      nextAttemptAt: queued.nextAttemptAt,
+    });
     expect(sink.mails).toHaveLength(0);
     // Due: delivered once, and gone from the outbox.
     expect(await deliverQueuedMessages(queued.nextAttemptAt)).toEqual({ delivered: 1, failed: 0, waiting: 0 });
@@ -441,12 +446,23 @@ describe('POST /api/contact when mail is not configured or failing', () => {
     // Connection refused: nodemailer's code for a socket error.
     expect(first).toMatchObject({ attempts: 1, lastError: 'ESOCKET' });
 
-    expect(await deliverQueuedMessages(first.nextAttemptAt)).toEqual({ delivered: 0, failed: 1, waiting: 0 });
+    const next = first.nextAttemptAt + 5 * 60_000;
+    expect(await deliverQueuedMessages(first.nextAttemptAt)).toEqual({
+      delivered: 0,
+      failed: 1,
+      waiting: 0,
+      nextAttemptAt: next,
+    });
     const [second] = await outbox();
     expect(second).toMatchObject({ attempts: 2, nextAttemptAt: first.nextAttemptAt + 5 * 60_000 });
 
     // Before the next attempt is due, a run leaves it alone.
-    expect(await deliverQueuedMessages(first.nextAttemptAt + 60_000)).toEqual({ delivered: 0, failed: 0, waiting: 1 });
+    expect(await deliverQueuedMessages(first.nextAttemptAt + 60_000)).toEqual({
+      delivered: 0,
+      failed: 0,
+      waiting: 1,
+      nextAttemptAt: next,
+    });
     expect((await outbox())[0]).toMatchObject({ attempts: 2 });
 
     await deliverQueuedMessages(first.nextAttemptAt + 5 * 60_000);
@@ -483,7 +499,12 @@ describe('POST /api/contact when mail is not configured or failing', () => {
       nextAttemptAt: now + 120_000,
     };
     await writeRecord('contact', `outbox/${String(now).padStart(15, '0')}-${claimed.id}`, OutboxMessageSchema, claimed);
-    expect(await deliverQueuedMessages(now + 60_000)).toEqual({ delivered: 0, failed: 0, waiting: 1 });
+    expect(await deliverQueuedMessages(now + 60_000)).toEqual({
+      delivered: 0,
+      failed: 0,
+      waiting: 1,
+      nextAttemptAt: now + 120_000,
+    });
     expect(sink.mails).toHaveLength(0);
   });
 
