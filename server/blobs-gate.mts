@@ -159,8 +159,9 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
 }
 
 /**
- * A list answer with each blob's ETag replaced by its value's. The local server also lists the
- * temporary file of a write in progress (`pin/.k7cc9voyif`); Netlify never does, so neither do we.
+ * A list answer with each blob's ETag replaced by its value's; a key gone by the time it is read
+ * is left out. (The server also lists the temporary file of a write in progress, `pin/.k7cc9voyif`,
+ * which cannot be told from a key of that name; store.ts skips such keys.)
  */
 async function withValueEtags(
   payload: Uint8Array,
@@ -168,18 +169,16 @@ async function withValueEtags(
 ): Promise<Uint8Array> {
   const page = JSON.parse(Buffer.from(payload).toString('utf8')) as { blobs?: { key: string; etag: string }[] };
   if (!page.blobs) return payload;
-  const blobs = await Promise.all(
-    page.blobs
-      .filter(({ key }) => !key.split('/').some((segment) => segment.startsWith('.')))
-      .map(async (blob) => ({ ...blob, etag: await etagOfKey(blob.key) })),
-  );
+  const blobs = await Promise.all(page.blobs.map(async (blob) => ({ ...blob, etag: await etagOfKey(blob.key) })));
   page.blobs = blobs.filter((blob): blob is { key: string; etag: string } => blob.etag !== null);
   return Buffer.from(JSON.stringify(page));
 }
 
 class BackendError extends Error {
-  constructor(readonly status: number) {
+  readonly status: number;
+  constructor(status: number) {
     super(`Blobs server answered ${status}`);
+    this.status = status;
   }
 }
 

@@ -1,13 +1,7 @@
 import { getStore } from '@netlify/blobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createRecord,
-  listEntries,
-  readRecord,
-  replaceRecordIfUnchanged,
-  writeRecord,
-} from '../../src/lib/store.ts';
+import { createRecord, listEntries, readRecord, replaceRecordIfUnchanged, writeRecord } from '../../src/lib/store.ts';
 import { startLocalBlobs } from '../support/local-blobs.ts';
 
 // The local Blobs store as tests and the local runtime get it: Netlify's BlobsServer behind the
