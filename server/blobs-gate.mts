@@ -43,7 +43,7 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
     return run;
   };
 
-  const forward = (req: http.IncomingMessage, target: URL, method: string, body?: Uint8Array) => {
+  const forward = (req: http.IncomingMessage, target: URL, method: string, body?: Buffer) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || ['host', 'connection', 'content-length', 'if-match', 'if-none-match'].includes(name))
@@ -53,7 +53,7 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
     return fetch(new URL(target.pathname + target.search, backend), {
       method,
       headers,
-      body: body && method === 'PUT' ? body : undefined,
+      ...(body && method === 'PUT' ? { body: new Uint8Array(body) } : {}),
     });
   };
 
@@ -125,7 +125,7 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
       if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'etag'].includes(name))
         headers[name] = value;
     });
-    let payload = new Uint8Array(await answer.arrayBuffer());
+    let payload: Buffer = Buffer.from(await answer.arrayBuffer());
     if (id && (req.method === 'GET' || req.method === 'HEAD') && answer.status === 200) {
       // Reads carry the value's ETag, as on Netlify (`getWithMetadata().etag`).
       headers.etag =
@@ -164,10 +164,10 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
  * which cannot be told from a key of that name; store.ts skips such keys.)
  */
 async function withValueEtags(
-  payload: Uint8Array,
+  payload: Buffer,
   etagOfKey: (key: string) => Promise<string | null>,
-): Promise<Uint8Array> {
-  const page = JSON.parse(Buffer.from(payload).toString('utf8')) as { blobs?: { key: string; etag: string }[] };
+): Promise<Buffer> {
+  const page = JSON.parse(payload.toString('utf8')) as { blobs?: { key: string; etag: string }[] };
   if (!page.blobs) return payload;
   const blobs = await Promise.all(page.blobs.map(async (blob) => ({ ...blob, etag: await etagOfKey(blob.key) })));
   page.blobs = blobs.filter((blob): blob is { key: string; etag: string } => blob.etag !== null);
@@ -182,7 +182,7 @@ class BackendError extends Error {
   }
 }
 
-async function readAll(req: http.IncomingMessage): Promise<Uint8Array> {
+async function readAll(req: http.IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
