@@ -163,10 +163,7 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
  * is left out. (The server also lists the temporary file of a write in progress, `pin/.k7cc9voyif`,
  * which cannot be told from a key of that name; store.ts skips such keys.)
  */
-async function withValueEtags(
-  payload: Buffer,
-  etagOfKey: (key: string) => Promise<string | null>,
-): Promise<Buffer> {
+async function withValueEtags(payload: Buffer, etagOfKey: (key: string) => Promise<string | null>): Promise<Buffer> {
   const page = JSON.parse(payload.toString('utf8')) as { blobs?: { key: string; etag: string }[] };
   if (!page.blobs) return payload;
   const blobs = await Promise.all(page.blobs.map(async (blob) => ({ ...blob, etag: await etagOfKey(blob.key) })));
