@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ProtectedResourceMetadata } from '../schemas/protected-resource.ts';
 import { HttpError, UnauthorizedError } from './errors.ts';
-import { checkRateLimit, type RateLimit, reserveHit } from './rate-limit.ts';
+import { checkRateLimit, type RateLimit, reserveAttempt } from './rate-limit.ts';
 
 /**
  * Bearer-token protection for the one owner-only operation, following RFC 6750 (and RFC 9728 §5.1
@@ -110,7 +110,8 @@ const INVALID_TOKEN = { code: 'invalid_token', description: 'The access token is
  *   the client is over the limit; they guess nothing, so they do not count;
  * - any presented credentials first take one of the client's attempts (`failures`): past the
  *   limit the answer is 429 with `Retry-After` and the token is not even compared, so concurrent
- *   guesses cannot all be evaluated and a right guess over the limit is refused too;
+ *   guesses cannot all be evaluated and a right guess over the limit is refused too (an attempt
+ *   that finds every slot held by attempts still being compared waits for them, up to 5 s);
  * - then unreadable credentials: 400 `invalid_request`; a wrong token: 401 `invalid_token` (the
  *   attempt stays counted); the right token gives its attempt back.
  */
@@ -129,14 +130,16 @@ export async function requireBearerToken(
     await checkRateLimit(failures, client);
     throw new UnauthorizedError(bearerChallenge(siteUrl), 'bearer token required');
   }
-  const attempt = await reserveHit(failures, client);
+  const attempt = await reserveAttempt(failures, client);
   if (credentials.kind === 'malformed') {
+    await attempt.confirm();
     throw new MalformedCredentialsError(
       bearerChallenge(siteUrl, { code: 'invalid_request', description: credentials.reason }),
       credentials.reason,
     );
   }
   if (!tokensEqual(credentials.token, expected)) {
+    await attempt.confirm();
     throw new UnauthorizedError(bearerChallenge(siteUrl, INVALID_TOKEN), 'invalid token');
   }
   // The owner's own requests do not use up attempts; if giving it back fails, it just expires.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { clientIdentity } from '../platform/client-identity.ts';
 import { TooManyRequestsError } from './errors.ts';
-import { createRecord, deleteRecords, listKeys, readRecord } from './store.ts';
+import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
 
 /** A named limit: at most `limit` hits per client within any `windowMs`. */
 export interface RateLimit {
@@ -24,10 +24,20 @@ export interface RateLimit {
  *   was below that bound when claimed, while the previous period's count only falls; so at every
  *   moment the hits inside the window (previous period's + this one's) are at most `limit`.
  * - Periods older than the previous one are no longer read or written and are deleted; a slot is
- *   never overwritten, so deleting cannot race with a claim.
+ *   only ever written again by the request that claimed it, so deleting cannot race with a claim.
+ * - An attempt whose outcome is not known yet (a token about to be compared) holds its slot as
+ *   `pending` and then confirms it (a failure) or deletes it (the owner's success).
  */
 
-const SlotSchema = z.object({ at: z.int() });
+// `pending`: taken by an attempt still being decided (see `reserveAttempt`).
+const SlotSchema = z.object({ at: z.int(), pending: z.boolean().optional() });
+
+/** A pending slot older than this belongs to a request that died; it counts as a hit. */
+const PENDING_MAX_MS = 10_000;
+/** How long an attempt waits for pending ones to be decided before it is refused. */
+const PENDING_WAIT_MS = 5_000;
+/** First pause before looking again; it doubles up to a quarter second, to keep a burst of waiters cheap. */
+const PENDING_POLL_MS = 25;
 
 // Clients are kept as a salted hash: the limiter needs to tell them apart, not to know them.
 const clientKey = (client: string) =>
@@ -40,8 +50,9 @@ const prefixOf = (rule: RateLimit, period: number, client: string) =>
   `rate/${rule.name}/${period}/${clientKey(client)}/`;
 const slotOf = (key: string) => Number(/\/slot-(\d+)$/.exec(key)?.[1] ?? Number.NaN);
 
-/** A hit that was admitted; `release` gives it back (for attempts that turned out not to count). */
+/** An attempt that was admitted and is being decided: it ends confirmed (a hit) or released (none). */
 export interface Reservation {
+  confirm(): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -71,42 +82,76 @@ async function standingOf(rule: RateLimit, client: string, now: number): Promise
 }
 
 /** 429 with `Retry-After` counted from the client's own oldest hit inside the window. */
-async function refusal(rule: RateLimit, standing: Standing, now: number): Promise<TooManyRequestsError> {
-  const current = await Promise.all(
-    [...standing.taken.values()].map((key) => readRecord('rate-limits', key, SlotSchema)),
-  );
-  const hits = [...standing.earlier, ...current.map((slot) => slot?.at ?? now)];
+function refusal(rule: RateLimit, hits: number[], now: number): TooManyRequestsError {
   const oldest = hits.length > 0 ? Math.min(...hits) : now;
   return new TooManyRequestsError((oldest + rule.windowMs - now) / 1000);
 }
 
-/**
- * Admits one hit for a client or throws 429 (with `Retry-After`). The hit is counted before the
- * caller does anything with the request, so concurrent requests can never all pass a check.
- */
-export async function reserveHit(rule: RateLimit, client: string, now = Date.now()): Promise<Reservation> {
+/** This period's slots as read now: their times, and whether any is still being decided. */
+async function takenSlots(standing: Standing, now: number): Promise<{ hits: number[]; deciding: boolean }> {
+  const slots = await Promise.all(
+    [...standing.taken.values()].map((key) => readRecord('rate-limits', key, SlotSchema)),
+  );
+  return {
+    hits: [...standing.earlier, ...slots.map((slot) => slot?.at ?? now)],
+    // A slot gone since the listing was given back just now: worth another look too.
+    deciding: slots.some((slot) => slot === null || (slot.pending === true && now - slot.at < PENDING_MAX_MS)),
+  };
+}
+
+async function claim(rule: RateLimit, client: string, now: number, pending: boolean) {
   const standing = await standingOf(rule, client, now);
   for (let slot = 0; slot < standing.allowed; slot++) {
     if (standing.taken.has(slot)) continue;
     const key = `${prefixOf(rule, standing.period, client)}slot-${slot}`;
-    if (await createRecord('rate-limits', key, SlotSchema, { at: now })) {
-      return { release: () => deleteRecords('rate-limits', [key]) };
+    if (await createRecord('rate-limits', key, SlotSchema, pending ? { at: now, pending } : { at: now })) {
+      return { key } as const;
     }
     standing.taken.set(slot, key);
   }
-  throw await refusal(rule, standing, now);
+  return { refused: await takenSlots(standing, now) } as const;
 }
 
-/** Counts a hit for a client, or throws 429 once it is over the limit. */
+/**
+ * Counts a hit for a client, or throws 429 (with `Retry-After`) once it is over the limit. The
+ * hit is counted before the caller does anything with the request, so concurrent requests can
+ * never all pass a check.
+ */
 export async function hitRateLimit(rule: RateLimit, client: string, now = Date.now()): Promise<void> {
-  await reserveHit(rule, client, now);
+  const result = await claim(rule, client, now, false);
+  if ('refused' in result) throw refusal(rule, result.refused.hits, now);
+}
+
+/**
+ * Takes one attempt for a client before its outcome is known (a token about to be compared), or
+ * throws 429. The attempt holds a slot while it is decided: `confirm()` keeps it as a hit,
+ * `release()` gives it back. An attempt that finds every slot held by attempts still being decided
+ * waits for them (up to 5 s) rather than being refused: the owner's phone may send a burst.
+ */
+export async function reserveAttempt(rule: RateLimit, client: string): Promise<Reservation> {
+  const deadline = Date.now() + PENDING_WAIT_MS;
+  for (let pause = PENDING_POLL_MS; ; pause = Math.min(pause * 2, 250)) {
+    const now = Date.now();
+    const result = await claim(rule, client, now, true);
+    if ('key' in result) {
+      const { key } = result;
+      return {
+        confirm: () => writeRecord('rate-limits', key, SlotSchema, { at: now }),
+        release: () => deleteRecords('rate-limits', [key]),
+      };
+    }
+    if (!result.refused.deciding || Date.now() + pause > deadline) {
+      throw refusal(rule, result.refused.hits, Date.now());
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
 }
 
 /** Throws 429 when the client could not be admitted now, without counting a hit. */
 export async function checkRateLimit(rule: RateLimit, client: string, now = Date.now()): Promise<void> {
   const standing = await standingOf(rule, client, now);
   for (let slot = 0; slot < standing.allowed; slot++) if (!standing.taken.has(slot)) return;
-  throw await refusal(rule, standing, now);
+  throw refusal(rule, (await takenSlots(standing, now)).hits, now);
 }
 
 const lastSweep = new Map<string, number>();

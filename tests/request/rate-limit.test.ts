@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRateLimit, hitRateLimit, type RateLimit, reserveHit } from '../../src/lib/rate-limit.ts';
+import { checkRateLimit, hitRateLimit, type RateLimit, reserveAttempt } from '../../src/lib/rate-limit.ts';
 import { listKeys } from '../../src/lib/store.ts';
 import { startLocalBlobs } from '../support/local-blobs.ts';
 
@@ -68,14 +68,19 @@ describe('the Blobs-backed rate limiter', () => {
     await expect(hitRateLimit(rule, '192.0.2.30', lateInPeriod + HOUR + 1)).rejects.toMatchObject({ status: 429 });
   });
 
-  it('gives a released hit back to the client', async () => {
-    const now = PERIOD + 10 * HOUR;
-    const reservations = await Promise.all(Array.from({ length: 3 }, () => reserveHit(rule, '192.0.2.40', now)));
-    await expect(checkRateLimit(rule, '192.0.2.40', now)).rejects.toMatchObject({ status: 429 });
-    await reservations[1]?.release();
-    await expect(checkRateLimit(rule, '192.0.2.40', now)).resolves.toBeUndefined();
-    await expect(hitRateLimit(rule, '192.0.2.40', now)).resolves.toBeUndefined();
-    await expect(hitRateLimit(rule, '192.0.2.40', now)).rejects.toMatchObject({ status: 429 });
+  it('gives a released attempt back, and lets an attempt wait for those still being decided', async () => {
+    const attempts: RateLimit = { name: 'attempts', limit: 3, windowMs: HOUR };
+    const held = await Promise.all(Array.from({ length: 3 }, () => reserveAttempt(attempts, '192.0.2.40')));
+    // A fourth finds every slot held by an undecided attempt: it waits instead of being refused…
+    const fourth = reserveAttempt(attempts, '192.0.2.40');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // …and takes the slot that one of them gives back.
+    await held[1]?.release();
+    const admitted = await fourth;
+    await Promise.all([held[0]?.confirm(), held[2]?.confirm(), admitted.confirm()]);
+    // Every slot is a decided failure now: refused at once, counted from the oldest.
+    await expect(reserveAttempt(attempts, '192.0.2.40')).rejects.toMatchObject({ status: 429 });
+    await expect(checkRateLimit(attempts, '192.0.2.40')).rejects.toMatchObject({ status: 429 });
   });
 
   it('sweeps the hits of clients that never come back once they cannot count any more', async () => {
