@@ -8,6 +8,7 @@ import { Cron } from 'croner';
 import { isFresh, mirrorKey, routeCacheMirror } from '../src/cache/route-cache-mirror.ts';
 import { BASE_HEADERS } from '../src/lib/http.ts';
 import { startBlobsServer } from './blobs.mts';
+import { clientAddress } from './client-address.mts';
 import { createContext, type LoadedFunction, loadFunctions, matchFunction } from './functions.mts';
 import { headersFor, loadHeaderRules, loadPageHeaders, staticPathnames } from './static-headers.mts';
 
@@ -291,7 +292,7 @@ export function readableTarget(target: string): string {
 }
 
 function clientIp(req: http.IncomingMessage): string {
-  return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  return clientAddress(req);
 }
 
 async function runFunction(

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ProtectedResourceMetadata } from '../schemas/protected-resource.ts';
 import { HttpError, UnauthorizedError } from './errors.ts';
-import { checkRateLimit, type RateLimit, recordHit } from './rate-limit.ts';
+import { checkRateLimit, type RateLimit, reserveAttempt } from './rate-limit.ts';
 
 /**
  * Bearer-token protection for the one owner-only operation, following RFC 6750 (and RFC 9728 §5.1
@@ -106,10 +106,14 @@ const INVALID_TOKEN = { code: 'invalid_token', description: 'The access token is
 /**
  * Lets the request through only with the expected token; otherwise throws the right error:
  * - no token configured: 401, always (nothing can be right);
- * - the client failed too often lately: 429 with `Retry-After`, checked before any comparison;
- * - no credentials (or an unsupported scheme): 401 with a challenge and no error code;
- * - unreadable credentials: 400 `invalid_request`; a wrong token: 401 `invalid_token`. Both count
- *   as failures towards the limit. Missing credentials do not: they guess nothing.
+ * - no credentials (or an unsupported scheme): 401 with a challenge and no error code, or 429 when
+ *   the client is over the limit; they guess nothing, so they do not count;
+ * - any presented credentials first take one of the client's attempts (`failures`): past the
+ *   limit the answer is 429 with `Retry-After` and the token is not even compared, so concurrent
+ *   guesses cannot all be evaluated and a right guess over the limit is refused too (an attempt
+ *   that finds every slot held by attempts still being compared waits for them, up to 5 s);
+ * - then unreadable credentials: 400 `invalid_request`; a wrong token: 401 `invalid_token` (the
+ *   attempt stays counted); the right token gives its attempt back.
  */
 export async function requireBearerToken(
   request: Request,
@@ -122,19 +126,22 @@ export async function requireBearerToken(
       ? new UnauthorizedError(bearerChallenge(siteUrl), 'bearer token required')
       : new UnauthorizedError(bearerChallenge(siteUrl, INVALID_TOKEN), 'invalid token');
   }
-  await checkRateLimit(failures, client);
-  switch (credentials.kind) {
-    case 'none':
-      throw new UnauthorizedError(bearerChallenge(siteUrl), 'bearer token required');
-    case 'malformed':
-      await recordHit(failures, client);
-      throw new MalformedCredentialsError(
-        bearerChallenge(siteUrl, { code: 'invalid_request', description: credentials.reason }),
-        credentials.reason,
-      );
-    case 'token':
-      if (tokensEqual(credentials.token, expected)) return;
-      await recordHit(failures, client);
-      throw new UnauthorizedError(bearerChallenge(siteUrl, INVALID_TOKEN), 'invalid token');
+  if (credentials.kind === 'none') {
+    await checkRateLimit(failures, client);
+    throw new UnauthorizedError(bearerChallenge(siteUrl), 'bearer token required');
   }
+  const attempt = await reserveAttempt(failures, client);
+  if (credentials.kind === 'malformed') {
+    await attempt.confirm();
+    throw new MalformedCredentialsError(
+      bearerChallenge(siteUrl, { code: 'invalid_request', description: credentials.reason }),
+      credentials.reason,
+    );
+  }
+  if (!tokensEqual(credentials.token, expected)) {
+    await attempt.confirm();
+    throw new UnauthorizedError(bearerChallenge(siteUrl, INVALID_TOKEN), 'invalid token');
+  }
+  // The owner's own requests do not use up attempts; if giving it back fails, it just expires.
+  await attempt.release().catch((error) => console.warn('Could not release an authentication attempt:', error));
 }

@@ -24,6 +24,15 @@ export const EnvironmentSchema = z.object({
       message: 'must be an absolute http(s) URL such as https://example.com',
     })
     .transform((value) => new URL(value).origin),
+  // How many reverse proxies in front of the local server to believe in X-Forwarded-For (server/client-address.mts).
+  TRUST_PROXY: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .regex(/^\d{1,2}$/, 'must be a whole number of trusted proxies, 0 (the default) to 99')
+      .transform(Number)
+      .default(0),
+  ),
   DATA_DIR: z.string().min(1).default('.data'),
   WAIT_TIMES_UPSTREAM_URL: z
     .string()

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { isIPv6 } from 'node:net';
 import { ContactRequestSchema, type OutboxMessage, OutboxMessageSchema } from '../schemas/contact.ts';
 import { type Config, getConfig } from './config.ts';
 import { BadRequestError, HttpError, TooManyRequestsError } from './errors.ts';
@@ -64,26 +63,6 @@ export function contactUnavailable(config: Config, retryAfterSeconds?: number): 
 /** `<id@host>`, the RFC 5322 msg-id of a message: unique per message, the same on every retry. */
 export function messageIdFor(id: string, siteUrl: string): string {
   return `<${id}@${new URL(siteUrl).hostname}>`;
-}
-
-/**
- * The key the rate limiter counts a client under: the IPv4 address, or the /64 network of an
- * IPv6 address (one subscriber usually holds a whole /64 and can pick any address in it).
- */
-export function rateLimitClient(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped?.[1]) return mapped[1];
-  if (!isIPv6(ip)) return ip;
-  const [head = '', tail = ''] = ip.toLowerCase().split('::');
-  const headParts = head ? head.split(':') : [];
-  const tailParts = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const groups = ip.includes('::')
-    ? [...headParts, ...Array(8 - headParts.length - tailParts.length).fill('0'), ...tailParts]
-    : headParts;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
 }
 
 /** Validates a parsed body; 400 with `issues` (field and problem, never the input) otherwise. */
@@ -220,7 +199,7 @@ export async function deliverQueuedMessages(now: number = Date.now()): Promise<D
 
 async function countTowardsRateLimit(client: string, now: number): Promise<void> {
   try {
-    await hitRateLimit(CONTACT_RATE_LIMIT, rateLimitClient(client), now);
+    await hitRateLimit(CONTACT_RATE_LIMIT, client, now);
   } catch (error) {
     if (error instanceof TooManyRequestsError) throw error;
     // Blobs is failing: let the visitor's message through rather than turn them away.

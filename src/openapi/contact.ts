@@ -30,7 +30,7 @@ export const contactPaths: Record<string, JsonObject> = {
       description: [
         'Sends the message to the owner by e-mail: plain text, from the site’s own address, with `Reply-To` set to the sender. No header can be injected through any field.',
         'The message is stored before the first attempt and kept until the mail server accepts it: `200` means accepted now, `202` means it is stored and will be delivered as soon as the mail server works again (retried with backoff). A message answered `200` or `202` is never lost.',
-        'At most 5 messages per client per hour (invalid submissions do not count); then `429` with `Retry-After`. A filled honeypot field `website` is answered like a sent message and nothing is sent.',
+        'At most 5 messages per client per hour, however many arrive at once (a client is an IPv4 address or an IPv6 /64; invalid submissions do not count); then `429` with `Retry-After`, counted from the client’s oldest message within the hour. A filled honeypot field `website` is answered like a sent message and nothing is sent.',
         'Plain HTML forms work without script: a form post (`application/x-www-form-urlencoded`) whose `Accept` prefers HTML gets `303 See Other` back to the page it came from (when that page is on this site) with `?contact=sent` or `?contact=queued`, otherwise a small HTML page with the status below. JSON bodies, and clients that send `Accept: application/json`, always get JSON.',
         'Browsers may post from the site’s own origin only: a request whose `Origin` names another site is refused with `403`, and the CORS preflight (`OPTIONS`) allows the site’s own origin alone.',
       ].join('\n\n'),
@@ -118,7 +118,8 @@ export const contactPaths: Record<string, JsonObject> = {
           }),
         },
         '429': {
-          description: 'More than 5 messages from this client within an hour.',
+          description:
+            'More than 5 messages from this client (an IPv4 address or an IPv6 /64) within an hour; `Retry-After` says when its oldest one leaves the hour.',
           headers: { ...corsHeaders, ...headerRefs('Retry-After') },
           content: {
             ...jsonContent('Error', { error: 'too many requests' }),

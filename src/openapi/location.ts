@@ -77,7 +77,7 @@ export const locationPaths: Record<string, JsonObject> = {
         'Updates are ordered by when the position was taken: one older than the stored pin never replaces it and is still answered as accepted.',
         'Positions are snapped to 2 decimal places before they are stored; nothing else the phone sends is kept.',
         'A timestamp more than 5 minutes ahead of the server clock is refused; one slightly ahead is read as now.',
-        `Bodies over ${MAX_BODY_BYTES} bytes get 413. After 10 failed authentications from one client within 15 minutes, every request from it gets 429 until the window has passed.`,
+        `Bodies over ${MAX_BODY_BYTES} bytes get 413. A client (an IPv4 address or an IPv6 /64) has 10 attempts per 15 minutes: every request with credentials takes one before the token is compared, and the right token gives it back. Once 10 failed attempts are inside the window, every request from that client gets 429, even with the right token, until the oldest leaves it (\`Retry-After\`).`,
       ].join('\n'),
       tags: ['Location'],
       security: [{ bearerAuth: [] }, { ownerTokenAsBasicPassword: [] }],
@@ -153,7 +153,8 @@ export const locationPaths: Record<string, JsonObject> = {
           content: jsonContent('Error', { error: 'content type must be application/json' }),
         },
         '429': {
-          description: 'Too many failed authentications from this client.',
+          description:
+            'Too many failed authentications from this client (an IPv4 address or an IPv6 /64) within 15 minutes; `Retry-After` counts from the oldest.',
           headers: headerRefs('Retry-After', 'Cache-Control'),
           content: jsonContent('Error', { error: 'too many requests' }),
         },

@@ -74,4 +74,6 @@ async function seedHistory(directory: string, slug: string): Promise<void> {
     park.timezone,
   );
   await blobs.stop();
+  // The site starts its own Blobs server on this folder; a context left set would point it here.
+  delete process.env.NETLIFY_BLOBS_CONTEXT;
 }

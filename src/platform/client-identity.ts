@@ -1,0 +1,39 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
+/**
+ * Who a client is, for every per-client limit: an IPv4 address, or the /64 network of an IPv6
+ * address. One subscriber usually holds a whole /64 and can pick any address in it at will
+ * (RFC 6177, RFC 8981), so counting single IPv6 addresses would let them step past any limit.
+ * IPv4-mapped IPv6 addresses (`::ffff:192.0.2.1`, how a dual-stack socket reports IPv4) are IPv4.
+ */
+export function clientIdentity(address: string): string {
+  const ip = address.trim().replace(/^\[(.*)\]$/, '$1');
+  if (isIPv4(ip)) return ip;
+  // A zone (`fe80::1%eth0`) names the local interface, not the client.
+  const withoutZone = ip.replace(/%.*$/, '');
+  if (!isIPv6(withoutZone)) return ip === '' ? 'unknown' : `other:${ip.toLowerCase()}`;
+  const groups = ipv6Groups(withoutZone);
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail converted). */
+function ipv6Groups(ip: string): number[] {
+  let text = ip.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
