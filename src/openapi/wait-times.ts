@@ -1,6 +1,7 @@
 import { UpstreamUnavailableError } from '../lib/errors.ts';
 import { PARK_SLUGS } from '../lib/parks.ts';
-import { parkFromQuery, UPSTREAM_BACKOFF_MS } from '../lib/wait-times.ts';
+import { parkFromQuery } from '../lib/wait-times.ts';
+import { RELAY_BACKOFF_MS } from '../platform/relay-cache.ts';
 import { thrownBy, waitTimesExample } from './examples.ts';
 import {
   ANONYMOUS,
@@ -52,7 +53,7 @@ export const waitTimesPaths: Record<string, JsonObject> = {
         '405': readOnlyMethodNotAllowed,
         '502': errorResponse(
           'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
-          new UpstreamUnavailableError(UPSTREAM_BACKOFF_MS / 1000),
+          new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
           ['Retry-After', ...PUBLIC_HEADERS],
         ),
       },
