@@ -2,7 +2,8 @@ import { UpstreamUnavailableError } from '../lib/errors.ts';
 import { PARK_SLUGS } from '../lib/parks.ts';
 import { parkFromQuery } from '../lib/wait-times.ts';
 import { RELAY_BACKOFF_MS } from '../platform/relay-cache.ts';
-import { thrownBy, waitTimesExample } from './examples.ts';
+import { waitTimesExample } from '../wait-times/example.ts';
+import { thrownBy } from './examples.ts';
 import {
   ANONYMOUS,
   errorResponse,
