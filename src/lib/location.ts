@@ -18,7 +18,7 @@ import { requireBearerToken } from './bearer-auth.ts';
 import { getConfig } from './config.ts';
 import { BadRequestError, HttpError, ServiceUnavailableError } from './errors.ts';
 import type { RateLimit } from './rate-limit.ts';
-import { deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
+import { deleteRecords, isTimeKeyed, listKeys, readRecord, timeKey, timeOfKey, writeRecord } from './store.ts';
 
 /**
  * The travel-mode pin (CONTRACT.md "GET /api/location and POST /api/location").
@@ -210,18 +210,14 @@ const STORE = 'location';
 const PIN_PREFIX = 'pin/';
 const TRAVEL_PREFIX = 'travel/';
 
-const keyFor = (prefix: string, at: number) => `${prefix}${String(at).padStart(15, '0')}-${randomUUID()}`;
-const timeOfKey = (prefix: string, key: string) => Number(key.slice(prefix.length, prefix.length + 15));
-const KEY_SUFFIX = /^\d{15}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const keyFor = (prefix: string, at: number) => `${prefix}${timeKey(at)}-${randomUUID()}`;
 
 /**
- * Our keys under a prefix, oldest first. Anything else is skipped: the local Blobs server lists the
- * temporary file of a write in progress (`pin/.k7cc9voyif`) as a key, and taking that for the
- * newest pin would make a concurrent writer believe there is a newer one.
+ * Our keys under a prefix, oldest first. A key of another shape (`pin/zzz`) is never taken for the
+ * newest pin; the temporary files of writes in progress are left out by `listKeys` already.
  */
 async function keysOf(prefix: string): Promise<string[]> {
-  const keys = await listKeys(STORE, prefix);
-  return keys.filter((key) => KEY_SUFFIX.test(key.slice(prefix.length)));
+  return (await listKeys(STORE, prefix)).filter((key) => isTimeKeyed(key.slice(prefix.length)));
 }
 
 interface StoredState extends PinState {
@@ -234,22 +230,12 @@ async function readStoredState(): Promise<StoredState> {
   const newestPin = pinKeys.at(-1);
   const newestTravel = travelKeys.at(-1);
   // Each record is parsed back through its schema; a damaged one (even one that is not JSON) reads
-  // as absent, and the next update replaces it.
+  // as absent (`readRecord`), and the next update replaces it.
   const [pin, travel] = await Promise.all([
-    newestPin ? readDamagedAsNull(newestPin, StoredPinSchema) : null,
-    newestTravel ? readDamagedAsNull(newestTravel, StoredTravelSwitchSchema) : null,
+    newestPin ? readRecord(STORE, newestPin, StoredPinSchema) : null,
+    newestTravel ? readRecord(STORE, newestTravel, StoredTravelSwitchSchema) : null,
   ]);
   return { pin, travel, pinKeys, travelKeys };
-}
-
-async function readDamagedAsNull<S extends z.ZodType>(key: string, schema: S): Promise<z.output<S> | null> {
-  try {
-    return await readRecord(STORE, key, schema);
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error; // Blobs unreachable: not a damaged record
-    console.warn(`Ignoring a location record that is not JSON: ${key}`);
-    return null;
-  }
 }
 
 /** The stored state (pin and travel switch); throws when Blobs fails. */
@@ -289,7 +275,7 @@ export async function receiveLocationUpdate(
 
   const newestPinKey = stored.pinKeys.at(-1);
   const writes = planUpdate(
-    { newestPinAt: newestPinKey ? timeOfKey(PIN_PREFIX, newestPinKey) : null, travel: stored.travel },
+    { newestPinAt: newestPinKey ? timeOfKey(newestPinKey.slice(PIN_PREFIX.length)) : null, travel: stored.travel },
     update,
   );
   await storeUnavailableAs503(() =>

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { TooManyRequestsError } from './errors.ts';
-import { deleteRecords, listKeys, writeRecord } from './store.ts';
+import { deleteRecords, listKeys, timeKey, writeRecord } from './store.ts';
 
 /** A named limit: at most `limit` hits per client within `windowMs`. */
 export interface RateLimit {
@@ -27,14 +27,9 @@ export async function hitRateLimit(rule: RateLimit, client: string, now = Date.n
     const oldest = Math.min(...recent);
     throw new TooManyRequestsError((oldest + rule.windowMs - now) / 1000);
   }
-  await writeRecord(
-    'rate-limits',
-    `${prefixOf(rule, client)}${String(now).padStart(15, '0')}-${randomUUID()}`,
-    HitSchema,
-    {
-      at: now,
-    },
-  );
+  await writeRecord('rate-limits', `${prefixOf(rule, client)}${timeKey(now)}-${randomUUID()}`, HitSchema, {
+    at: now,
+  });
 }
 
 /** Throws 429 when the client is already over the limit, without counting a hit. */
@@ -47,14 +42,9 @@ export async function checkRateLimit(rule: RateLimit, client: string, now = Date
 
 /** Counts a hit without checking (for failures that should count towards a later check). */
 export async function recordHit(rule: RateLimit, client: string, now = Date.now()): Promise<void> {
-  await writeRecord(
-    'rate-limits',
-    `${prefixOf(rule, client)}${String(now).padStart(15, '0')}-${randomUUID()}`,
-    HitSchema,
-    {
-      at: now,
-    },
-  );
+  await writeRecord('rate-limits', `${prefixOf(rule, client)}${timeKey(now)}-${randomUUID()}`, HitSchema, {
+    at: now,
+  });
 }
 
 const lastSweep = new Map<string, number>();
