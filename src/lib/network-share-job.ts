@@ -7,12 +7,12 @@ import {
   type StoredRun,
   StoredShareSchema,
 } from '../schemas/jobs.ts';
-import type { FeedPost } from '../schemas/post-feed.ts';
+import type { FeedPost } from '../schemas/site-feed.ts';
 import { type Config, getConfig } from './config.ts';
 import { UpstreamError } from './errors.ts';
 import { type Run, type RunReport, runJob } from './job-runs.ts';
 import { type ShareAnswer, type ShareTarget, sharePost } from './network-api.ts';
-import { fetchPostFeed } from './post-feed.ts';
+import { fetchSiteFeed } from './site-feed.ts';
 import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
 
 /**
@@ -88,7 +88,7 @@ async function shareNewPosts(run: Run, options: NetworkShareOptions): Promise<Ru
 
   let posts: FeedPost[];
   try {
-    posts = await fetchPostFeed(target.feedUrl, { timeoutMs: options.feedTimeoutMs });
+    posts = await fetchSiteFeed(target.feedUrl, { timeoutMs: options.feedTimeoutMs });
   } catch (error) {
     if (error instanceof UpstreamError) return { outcome: 'failure', message: error.message, shares: noShares };
     throw error;

@@ -3,7 +3,7 @@ import { relayCache } from '../platform/relay-cache.ts';
 import { type PhotoFeed, type PhotoItem, StoredPhotoFeedSchema } from '../schemas/photo-feed.ts';
 import { getConfig } from './config.ts';
 import { UpstreamError } from './errors.ts';
-import { fetchRecentMedia } from './photo-graph-api.ts';
+import { fetchRecentMedia } from './photo-platform-api.ts';
 import { currentPhotoToken } from './photo-token.ts';
 import { readRecord, writeRecord } from './store.ts';
 
