@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { type JobName, type RunStart, RunStartSchema, type StoredRun, StoredRunSchema } from '../schemas/jobs.ts';
-import { jsonResponse, NO_STORE } from './http.ts';
 import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from './store.ts';
 
 /**
@@ -95,12 +94,4 @@ export async function readJobRecords(job: JobName): Promise<{ last: StoredRun | 
     readRecord('jobs', startedKey(job), RunStartSchema),
   ]);
   return { last, started };
-}
-
-/**
- * What a scheduled function answers: the run record (no secrets: a hook is kept as a digest),
- * 500 when the run failed so that the platform's function log marks it.
- */
-export function runResponse(run: StoredRun): Response {
-  return jsonResponse(run, { status: run.outcome === 'success' ? 200 : 500, headers: { 'Cache-Control': NO_STORE } });
 }

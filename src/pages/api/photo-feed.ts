@@ -1,5 +1,5 @@
-import { publicJsonRoutes } from '../../endpoints/public-json.ts';
 import { getPhotoFeed } from '../../lib/photo-feed.ts';
+import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 import { RELAY_STALE_WHILE_REVALIDATE_SECONDS } from '../../platform/relay-cache.ts';
 
 export const prerender = false;
