@@ -6,7 +6,7 @@ import { waitTimesExample } from '../wait-times/example.ts';
 import { thrownBy } from './examples.ts';
 import {
   ANONYMOUS,
-  errorResponse,
+  errorResponseObject,
   headerRefs,
   type JsonObject,
   jsonContent,
@@ -41,18 +41,18 @@ export const waitTimesPaths: Record<string, JsonObject> = {
           content: jsonContent('WaitTimes', waitTimesExample()),
         },
         '304': notModified,
-        '400': errorResponse(
+        '400': errorResponseObject(
           '`park` is missing or empty.',
           thrownBy(() => parkFromQuery(null)),
           PUBLIC_HEADERS,
         ),
-        '404': errorResponse(
+        '404': errorResponseObject(
           '`park` is not one of the 17 slugs.',
           thrownBy(() => parkFromQuery('atlantis')),
           PUBLIC_HEADERS,
         ),
         '405': readOnlyMethodNotAllowed,
-        '502': errorResponse(
+        '502': errorResponseObject(
           'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
           new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
           ['Retry-After', ...PUBLIC_HEADERS],
