@@ -105,7 +105,7 @@ describe('the photo feed', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 6 * 60_000 });
     graph.delayMs = 2_000;
     const refresh = getPhotoFeed();
-    await vi.waitFor(() => expect(graph.mediaRequests()).toBe(2), { interval: 5 });
+    await vi.waitFor(() => expect(graph.mediaRequests()).toBe(2), { interval: 5, timeout: 5_000 });
     const during = await getPhotoFeed();
     expect(during).toMatchObject({ fallback: false, maxAgeSeconds: 5 });
     expect(during.body.updatedAt).toBe(first.body.updatedAt);
