@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type http from 'node:http';
+import { type FakeServer, JOB_FIXTURES_DIR, json, readFixture, startFake } from './fake-http-server.mts';
 
 /**
  * Local stand-ins for the services the jobs and the photo feed call, each a real HTTP server on
@@ -11,102 +8,17 @@ import { fileURLToPath } from 'node:url';
  * - a build hook (Netlify: `POST /build_hooks/<id>` answered 200 with an empty body);
  * - the site's post feed (`/feed.json` JSON Feed 1.1, `/rss.xml` RSS 2.0);
  * - the posting API (LinkedIn Posts API: `POST /rest/posts`, 201 + `x-restli-id`, 422 DUPLICATE_POST);
- * - the photo platform's Graph API (`GET /me/media`, `GET /refresh_access_token`, error code 190).
+ * - the photo platform's Graph API (`GET /me/media`, `GET /refresh_access_token`, error code 190),
+ *   in scripts/fake-photo-graph.mts and re-exported here.
  */
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const JOB_FIXTURES_DIR = path.resolve(here, '../fixtures/jobs');
-export const PHOTO_FIXTURES_DIR = path.resolve(here, '../fixtures/photo-feed');
-
-export const readFixture = (dir: string, file: string): string => readFileSync(path.join(dir, file), 'utf8');
-
-/** Ways a fake can misbehave; `hang` never answers, `reset` drops the connection. */
-export type FaultMode = 'ok' | 'error-500' | 'error-503' | 'hang' | 'reset' | 'garbage';
-
-interface RecordedRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-interface FakeServer {
-  url: string;
-  requests: RecordedRequest[];
-  mode: FaultMode;
-  /** Answers with this mode for the next N requests, then goes back to `mode`. */
-  failNext(count: number, mode: FaultMode): void;
-  close(): Promise<void>;
-}
-
-type Handler = (request: RecordedRequest, res: http.ServerResponse) => void;
-
-async function startFake(handle: Handler, port = 0): Promise<FakeServer> {
-  const sockets = new Set<Socket>();
-  let override: { count: number; mode: FaultMode } | null = null;
-  const fake: FakeServer = {
-    url: '',
-    requests: [],
-    mode: 'ok',
-    failNext(count, mode) {
-      override = { count, mode };
-    },
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://fake');
-      const request: RecordedRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      fake.requests.push(request);
-      let mode = fake.mode;
-      if (override && override.count > 0) {
-        mode = override.mode;
-        override.count--;
-      }
-      switch (mode) {
-        case 'hang':
-          return;
-        case 'reset':
-          req.socket.destroy();
-          return;
-        case 'error-500':
-          res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>Internal Server Error</h1>');
-          return;
-        case 'error-503':
-          res.writeHead(503, { 'Content-Type': 'text/html', 'Retry-After': '30' }).end('<h1>Service Unavailable</h1>');
-          return;
-        case 'garbage':
-          res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[{"id":');
-          return;
-        default:
-          handle(request, res);
-      }
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return fake;
-}
-
-const json = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) =>
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', ...headers }).end(body);
+export {
+  type FaultMode,
+  JOB_FIXTURES_DIR,
+  PHOTO_FIXTURES_DIR,
+  readFixture,
+} from './fake-http-server.mts';
+export { type FakePhotoGraph, startFakePhotoGraph } from './fake-photo-graph.mts';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -316,82 +228,4 @@ export async function startFakeNetworkApi(validToken = 'network-token-1'): Promi
       },
     },
   }) as FakeNetworkApi;
-}
-
-// ---------------------------------------------------------------------------------------------
-
-export interface FakePhotoGraph extends FakeServer {
-  /** Tokens the API accepts, with their expiry (Unix ms). */
-  tokens: Map<string, number>;
-  /** The `/me/media` payload (the mixed fixture by default). */
-  media: string;
-  /** Tokens issued by refreshes, in order. */
-  issued: string[];
-  /** Delay before answering `/me/media`, in ms. */
-  delayMs: number;
-  mediaRequests(): number;
-}
-
-const SIXTY_DAYS_SECONDS = 60 * 24 * 3600;
-
-/**
- * The photo platform's Graph API: `/me/media` checks `fields` and the token (an unknown or
- * expired token gets the recorded 400 error with code 190), `/refresh_access_token` issues a new
- * 60-day token for a valid one that is at least a day old (the fake does not check the age).
- */
-export async function startFakePhotoGraph(initialToken = 'IGQ-initial-token'): Promise<FakePhotoGraph> {
-  const tokens = new Map<string, number>([[initialToken, Date.now() + SIXTY_DAYS_SECONDS * 1000]]);
-  const issued: string[] = [];
-  const state = { media: readFixture(PHOTO_FIXTURES_DIR, 'graph-me-media-mixed.json'), delayMs: 0 };
-  const expiredBody = readFixture(PHOTO_FIXTURES_DIR, 'graph-error-expired-token.json');
-  const tokenValid = (token: string | null) => token !== null && (tokens.get(token) ?? 0) > Date.now();
-  const fake = await startFake((request, res) => {
-    const token = request.query.get('access_token');
-    if (request.path === '/me/media' && request.method === 'GET') {
-      if (!tokenValid(token)) {
-        json(res, 400, expiredBody, { 'WWW-Authenticate': 'OAuth "Facebook Platform" "invalid_token"' });
-        return;
-      }
-      const fields = (request.query.get('fields') ?? '').split(',');
-      if (!['id', 'media_type', 'media_url', 'permalink', 'timestamp'].every((field) => fields.includes(field))) {
-        json(res, 400, '{"error":{"message":"(#100) Missing fields","type":"OAuthException","code":100}}');
-        return;
-      }
-      setTimeout(() => json(res, 200, state.media), state.delayMs);
-      return;
-    }
-    if (request.path === '/refresh_access_token' && request.method === 'GET') {
-      if (request.query.get('grant_type') !== 'ig_refresh_token') {
-        json(res, 400, '{"error":{"message":"Unsupported grant_type","type":"OAuthException","code":100}}');
-        return;
-      }
-      if (!tokenValid(token)) {
-        json(res, 400, expiredBody);
-        return;
-      }
-      const fresh = `IGQ-refreshed-${issued.length + 1}`;
-      issued.push(fresh);
-      tokens.set(fresh, Date.now() + SIXTY_DAYS_SECONDS * 1000);
-      json(res, 200, JSON.stringify({ access_token: fresh, token_type: 'bearer', expires_in: SIXTY_DAYS_SECONDS }));
-      return;
-    }
-    json(res, 404, '{"error":{"message":"Unknown path components","type":"OAuthException","code":2500}}');
-  });
-  return Object.defineProperties(fake, {
-    tokens: { value: tokens },
-    issued: { value: issued },
-    media: {
-      get: () => state.media,
-      set: (value: string) => {
-        state.media = value;
-      },
-    },
-    delayMs: {
-      get: () => state.delayMs,
-      set: (value: number) => {
-        state.delayMs = value;
-      },
-    },
-    mediaRequests: { value: () => fake.requests.filter((r) => r.path === '/me/media').length },
-  }) as FakePhotoGraph;
 }

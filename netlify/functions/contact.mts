@@ -6,10 +6,11 @@ import {
   acceptedJson,
   answersWithHtml,
   assertOwnOrigin,
+  contactCorsHeaders,
   contactPreflight,
   errorForm,
-  errorJson,
 } from '../../src/lib/contact-http.ts';
+import { errorResponse, respond } from '../../src/lib/http.ts';
 import { readBody } from '../../src/lib/request-body.ts';
 
 /**
@@ -18,15 +19,15 @@ import { readBody } from '../../src/lib/request-body.ts';
  */
 export default async (request: Request, context: Context): Promise<Response> => {
   const { SITE_URL } = getConfig();
-  if (request.method === 'OPTIONS') return contactPreflight(request, SITE_URL);
+  if (request.method === 'OPTIONS') return respond(contactPreflight(request, SITE_URL));
   const html = answersWithHtml(request);
   try {
     assertOwnOrigin(request, SITE_URL);
     const { value } = await readBody(request, { maxBytes: CONTACT_MAX_BODY_BYTES, accept: ['json', 'form'] });
     const outcome = await submitContactMessage(parseContactRequest(value), { client: context.ip });
-    return html ? acceptedForm(request, outcome, SITE_URL) : acceptedJson(outcome, SITE_URL);
+    return respond(html ? acceptedForm(request, outcome, SITE_URL) : acceptedJson(outcome, SITE_URL));
   } catch (error) {
-    return html ? errorForm(error, request, SITE_URL) : errorJson(error, SITE_URL);
+    return html ? respond(errorForm(error, request, SITE_URL)) : errorResponse(error, contactCorsHeaders(SITE_URL));
   }
 };
 

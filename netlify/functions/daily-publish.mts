@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { runResponse } from '../../src/lib/job-runs.ts';
+import { runResponse } from '../../src/lib/http.ts';
 import { runPublishJob } from '../../src/lib/publish-job.ts';
 
 /** The daily publish job: builds the site so that posts dated today go live. */

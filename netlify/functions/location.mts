@@ -8,7 +8,7 @@ import {
   requireLocationOwner,
 } from '../../src/lib/location.ts';
 import { readBody } from '../../src/lib/request-body.ts';
-import { invalidateRouteCache } from '../../src/lib/route-cache.ts';
+import { invalidateRouteCache } from '../../src/platform/route-cache.ts';
 
 /**
  * POST /api/location: the owner's phone updates the travel-mode pin. GET, HEAD and OPTIONS on the

@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { runResponse } from '../../src/lib/job-runs.ts';
+import { runResponse } from '../../src/lib/http.ts';
 import { runNetworkShareJob } from '../../src/lib/network-share-job.ts';
 
 /** The automatic sharing job: shares each new post of the site's feed once. */

@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { runResponse } from '../../src/lib/job-runs.ts';
+import { runResponse } from '../../src/lib/http.ts';
 import { runPhotoTokenRefreshJob } from '../../src/lib/photo-token.ts';
 
 /** Keeps the photo feed's long-lived token from expiring (it lasts 60 days). */

@@ -5,8 +5,8 @@
  * so the digest cannot go stale.
  */
 import { createHash } from 'node:crypto';
-import { waitTimesExample } from '../openapi/examples.ts';
 import parkWaitTimes from '../skills/park-wait-times/SKILL.md?raw';
+import { waitTimesExample } from '../wait-times/example.ts';
 import { PARKS } from './parks.ts';
 
 export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';

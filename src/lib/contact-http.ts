@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { ContactOutcome } from './contact.ts';
 import { ForbiddenError, HttpError } from './errors.ts';
-import { BASE_HEADERS, errorResponse, jsonResponse, NO_STORE } from './http.ts';
+import { type Answer, NO_STORE } from './http.ts';
 import { mediaTypeOf } from './request-body.ts';
 
 /**
  * How POST /api/contact answers: JSON for JSON clients, and for a plain HTML form posted by a
  * browser without script a redirect back to the page (303) or a small page of its own. Browsers
- * may call it from the site's own origin only.
+ * may call it from the site's own origin only. Answers are plain values (`Answer`); the function
+ * turns them into responses (`respond`, src/lib/http.ts).
  */
 
 export const CONTACT_ALLOW = ['POST', 'OPTIONS'] as const;
@@ -27,9 +28,8 @@ export function contactCorsHeaders(siteUrl: string): Record<string, string> {
 }
 
 /** Answers a CORS preflight: allowed for the site's own origin only (others get no CORS headers). */
-export function contactPreflight(request: Request, siteUrl: string): Response {
+export function contactPreflight(request: Request, siteUrl: string): Answer {
   const headers: Record<string, string> = {
-    ...BASE_HEADERS,
     Allow: CONTACT_ALLOW.join(', '),
     'Cache-Control': NO_STORE,
     Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
@@ -42,7 +42,7 @@ export function contactPreflight(request: Request, siteUrl: string): Response {
       'Access-Control-Max-Age': '86400',
     });
   }
-  return new Response(null, { status: 204, headers });
+  return { status: 204, headers, empty: true };
 }
 
 /**
@@ -108,30 +108,23 @@ export function ownReferer(request: Request, siteUrl: string): URL | null {
 }
 
 /** JSON answer for an accepted message: 200 `sent` or 202 `queued`. */
-export function acceptedJson(outcome: ContactOutcome, siteUrl: string): Response {
-  return jsonResponse(
-    { status: outcome },
-    { status: outcome === 'sent' ? 200 : 202, headers: { ...contactCorsHeaders(siteUrl), 'Cache-Control': NO_STORE } },
-  );
-}
-
-/** JSON error answer (400, 403, 413, 415, 429, 503), with the CORS headers. */
-export function errorJson(error: unknown, siteUrl: string): Response {
-  return errorResponse(error, contactCorsHeaders(siteUrl));
+export function acceptedJson(outcome: ContactOutcome, siteUrl: string): Answer {
+  return {
+    status: outcome === 'sent' ? 200 : 202,
+    headers: { ...contactCorsHeaders(siteUrl), 'Cache-Control': NO_STORE },
+    json: { status: outcome },
+  };
 }
 
 /**
  * A form post that was accepted: 303 back to the page it came from with `?contact=sent` or
  * `?contact=queued`, or, without a usable Referer, a small page saying so (200 or 202).
  */
-export function acceptedForm(request: Request, outcome: ContactOutcome, siteUrl: string): Response {
+export function acceptedForm(request: Request, outcome: ContactOutcome, siteUrl: string): Answer {
   const back = ownReferer(request, siteUrl);
   if (back) {
     back.searchParams.set('contact', outcome);
-    return new Response(null, {
-      status: 303,
-      headers: { ...BASE_HEADERS, Location: back.href, 'Cache-Control': NO_STORE },
-    });
+    return { status: 303, redirect: back.href };
   }
   return outcome === 'sent'
     ? htmlPage(200, 'Message sent', ['<p>Thank you. Your message has been sent.</p>'], `${siteUrl}/`)
@@ -146,7 +139,7 @@ export function acceptedForm(request: Request, outcome: ContactOutcome, siteUrl:
 const FIELD_LABELS: Record<string, string> = { name: 'Name', email: 'E-mail', message: 'Message' };
 
 /** A form post that was not accepted: a small page with the same status the JSON answer has. */
-export function errorForm(error: unknown, request: Request, siteUrl: string): Response {
+export function errorForm(error: unknown, request: Request, siteUrl: string): Answer {
   const back = ownReferer(request, siteUrl)?.href ?? `${siteUrl}/`;
   if (!(error instanceof HttpError)) {
     console.error('Unexpected error while answering a contact form post:', error);
@@ -220,7 +213,7 @@ function htmlPage(
   backHref: string,
   backLabel = 'Back to the site',
   extraHeaders: Record<string, string> = {},
-): Response {
+): Answer {
   const body = `<!doctype html>
 <html lang="en">
 <head>
@@ -238,16 +231,7 @@ ${paragraphs.join('\n')}
 </body>
 </html>
 `;
-  return new Response(body, {
-    status,
-    headers: {
-      ...BASE_HEADERS,
-      ...extraHeaders,
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-      'Cache-Control': NO_STORE,
-    },
-  });
+  return { status, headers: { ...extraHeaders, 'Content-Security-Policy': CONTENT_SECURITY_POLICY }, html: body };
 }
 
 /** Escapes text for HTML element content and double-quoted attribute values. */

@@ -4,7 +4,7 @@ import { type Config, getConfig } from './config.ts';
 import { BadRequestError, HttpError, TooManyRequestsError } from './errors.ts';
 import { type ContactMail, MailDeliveryError, type MailSettings, sendContactMail } from './mailer.ts';
 import { hitRateLimit, type RateLimit } from './rate-limit.ts';
-import { deleteRecords, listEntries, readRecord, replaceRecordIfUnchanged, writeRecord } from './store.ts';
+import { deleteRecords, listEntries, readRecord, replaceRecordIfUnchanged, timeKey, writeRecord } from './store.ts';
 
 /**
  * The contact form's rules. A message is kept in the outbox (Blobs store `contact`) before the
@@ -208,7 +208,7 @@ async function countTowardsRateLimit(client: string, now: number): Promise<void>
 }
 
 function outboxKey(record: OutboxMessage): string {
-  return `${OUTBOX_PREFIX}${String(record.receivedAt).padStart(15, '0')}-${record.id}`;
+  return `${OUTBOX_PREFIX}${timeKey(record.receivedAt)}-${record.id}`;
 }
 
 function mailOf(record: OutboxMessage, siteUrl: string): ContactMail {

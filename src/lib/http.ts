@@ -75,3 +75,42 @@ export function publicPreflight(allow: readonly string[]): Response {
     },
   });
 }
+
+/**
+ * An answer as a plain value, for code that decides what to answer but should not build the
+ * `Response` itself (a feature's view, a scheduled job's record); `respond` builds it.
+ */
+export type Answer = { status: number; headers?: Record<string, string> } & (
+  | { json: unknown }
+  | { html: string }
+  | { redirect: string }
+  | { empty: true }
+);
+
+/** The response for an answer, with our base headers; HTML and redirects are never stored by a cache. */
+export function respond(answer: Answer): Response {
+  const headers = answer.headers ?? {};
+  if ('json' in answer) return jsonResponse(answer.json, { status: answer.status, headers });
+  const base = { ...BASE_HEADERS, ...headers };
+  if ('html' in answer) {
+    return new Response(answer.html, {
+      status: answer.status,
+      headers: { ...base, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': NO_STORE },
+    });
+  }
+  if ('redirect' in answer) {
+    return new Response(null, {
+      status: answer.status,
+      headers: { ...base, Location: answer.redirect, 'Cache-Control': NO_STORE },
+    });
+  }
+  return new Response(null, { status: answer.status, headers: base });
+}
+
+/**
+ * What a scheduled function answers: the run record (no secrets: a hook is kept as a digest),
+ * 500 when the run failed so that the platform's function log marks it.
+ */
+export function runResponse(run: { outcome: 'success' | 'failure' }): Response {
+  return jsonResponse(run, { status: run.outcome === 'success' ? 200 : 500, headers: { 'Cache-Control': NO_STORE } });
+}

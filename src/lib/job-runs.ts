@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type JobName, type RunStart, RunStartSchema, type StoredRun, StoredRunSchema } from '../schemas/jobs.ts';
-import { jsonResponse, NO_STORE } from './http.ts';
-import { deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
+import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from './store.ts';
 
 /**
  * Every run of a scheduled job is recorded in the Blobs store `jobs`:
@@ -25,8 +24,7 @@ export interface Run {
 const startedKey = (job: JobName) => `${job}/started`;
 const lastKey = (job: JobName) => `${job}/last`;
 const historyPrefix = (job: JobName) => `${job}/runs/`;
-// Zero-padded so that keys sort in time order.
-const historyKey = (run: Run) => `${historyPrefix(run.job)}${String(run.startedAt).padStart(15, '0')}-${run.runId}`;
+const historyKey = (run: Run) => `${historyPrefix(run.job)}${timeKey(run.startedAt)}-${run.runId}`;
 
 /**
  * Runs one job: records its start, does `work`, records its end. An error thrown by `work` is
@@ -96,12 +94,4 @@ export async function readJobRecords(job: JobName): Promise<{ last: StoredRun | 
     readRecord('jobs', startedKey(job), RunStartSchema),
   ]);
   return { last, started };
-}
-
-/**
- * What a scheduled function answers: the run record (no secrets: a hook is kept as a digest),
- * 500 when the run failed so that the platform's function log marks it.
- */
-export function runResponse(run: StoredRun): Response {
-  return jsonResponse(run, { status: run.outcome === 'success' ? 200 : 500, headers: { 'Cache-Control': NO_STORE } });
 }

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import { answerFor, type LocationUpdate, parseLocationUpdate } from '../location/location-update.ts';
 import {
-  degreesOf,
   type Location,
   LocationSchema,
-  OverlandBatchSchema,
-  type OverlandFeature,
-  OwnTracksLocationSchema,
-  PlainLocationUpdateSchema,
-  parseIsoDateTime,
   type StoredPin,
   StoredPinSchema,
   type StoredTravelSwitch,
@@ -16,9 +10,9 @@ import {
 } from '../schemas/location.ts';
 import { requireBearerToken } from './bearer-auth.ts';
 import { getConfig } from './config.ts';
-import { BadRequestError, HttpError, ServiceUnavailableError } from './errors.ts';
+import { HttpError, ServiceUnavailableError } from './errors.ts';
 import type { RateLimit } from './rate-limit.ts';
-import { deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
+import { deleteRecords, isTimeKeyed, listKeys, readRecord, timeKey, timeOfKey, writeRecord } from './store.ts';
 
 /**
  * The travel-mode pin (CONTRACT.md "GET /api/location and POST /api/location").
@@ -35,22 +29,8 @@ import { deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
 export const LOCATION_CACHE_TAG = 'location';
 /** Request bodies above this are refused with 413 (OwnTracks can attach large images). */
 export const MAX_BODY_BYTES = 64 * 1024;
-/** A phone's clock may run this far ahead of ours; its time is then taken as "now". Further is an error. */
-export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 /** Failed owner authentications allowed per client before 429. */
 export const AUTH_FAILURES: RateLimit = { name: 'location-auth-failures', limit: 10, windowMs: 15 * 60_000 };
-
-export type UpdateFormat = 'plain' | 'owntracks' | 'overland';
-
-/** One owner update in the form the rules work with. */
-export interface LocationUpdate {
-  /** When the update happened: the fix time, or the arrival time when the body has none. */
-  at: number;
-  /** A new position, if the update carries one. */
-  position?: { lat: number; lon: number; label?: string };
-  /** Travel mode switched on or off, if the update says so. */
-  active?: boolean;
-}
 
 /** What is kept: the newest pin and the newest travel switch (each `null` when there is none). */
 export interface PinState {
@@ -62,78 +42,6 @@ export interface PinState {
 export function coarsen(degrees: number): number {
   const snapped = Math.round(degrees * 100) / 100;
   return snapped === 0 ? 0 : snapped; // no "-0"
-}
-
-/**
- * Reads a request body in one of the three formats. Returns `null` for a message that is
- * accepted but carries nothing to apply (another OwnTracks `_type`, an Overland batch without
- * points). Throws 400 with `issues` for anything malformed or out of range.
- */
-export function parseLocationUpdate(
-  body: unknown,
-  now: number,
-): { format: UpdateFormat; update: LocationUpdate | null } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new BadRequestError('body must be a JSON object');
-  }
-  // The formats are told apart by their own marker members, OwnTracks first (it may carry anything).
-  if ('_type' in body) return { format: 'owntracks', update: fromOwnTracks(body, now) };
-  if ('locations' in body) return { format: 'overland', update: fromOverland(body, now) };
-  return { format: 'plain', update: fromPlain(body, now) };
-}
-
-function fromPlain(body: object, now: number): LocationUpdate {
-  const plain = validate(PlainLocationUpdateSchema, body);
-  const { timestamp } = plain;
-  const sentAt =
-    timestamp === undefined ? now : typeof timestamp === 'number' ? timestamp : parseIsoDateTime(timestamp);
-  const update: LocationUpdate = { at: fixTime(sentAt, now, 'timestamp') };
-  const lat = plain.lat ?? plain.latitude;
-  const lon = plain.lon ?? plain.longitude;
-  if (lat !== undefined && lon !== undefined) {
-    update.position = { lat: degreesOf(lat), lon: degreesOf(lon), ...(plain.label ? { label: plain.label } : {}) };
-  }
-  if (plain.active !== undefined) update.active = plain.active;
-  return update;
-}
-
-function fromOwnTracks(body: object, now: number): LocationUpdate | null {
-  if ((body as { _type?: unknown })._type !== 'location') return null;
-  const message = validate(OwnTracksLocationSchema, body);
-  return { at: fixTime(message.tst * 1000, now, 'tst'), position: { lat: message.lat, lon: message.lon } };
-}
-
-function fromOverland(body: object, now: number): LocationUpdate | null {
-  const batch = validate(OverlandBatchSchema, body);
-  let newest: { at: number; feature: OverlandFeature; path: string } | undefined;
-  const candidates = batch.locations.map((feature, index) => ({ feature, path: `locations.${index}` }));
-  if (batch.current) candidates.push({ feature: batch.current, path: 'current' });
-  for (const { feature, path } of candidates) {
-    const timestamp = feature.properties?.timestamp;
-    if (!feature.geometry || timestamp === undefined) continue;
-    const at = parseIsoDateTime(timestamp);
-    if (!newest || at > newest.at) newest = { at, feature, path };
-  }
-  if (!newest?.feature.geometry) return null;
-  const [lon, lat] = newest.feature.geometry.coordinates;
-  return { at: fixTime(newest.at, now, `${newest.path}.properties.timestamp`), position: { lat, lon } };
-}
-
-function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw new BadRequestError(
-    'invalid location update',
-    result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-  );
-}
-
-/** A fix time checked against our clock: a little ahead is read as now, far ahead is refused. */
-function fixTime(at: number, now: number, path: string): number {
-  if (at > now + MAX_CLOCK_SKEW_MS) {
-    throw new BadRequestError('invalid location update', [{ path, message: 'is in the future' }]);
-  }
-  return Math.min(at, now);
 }
 
 /**
@@ -183,18 +91,6 @@ export function publicLocation(state: PinState, now: number, staleAfterMs: numbe
   };
 }
 
-/** The answer each app expects to a successful POST. */
-export function answerFor(format: UpdateFormat, location: Location): unknown {
-  switch (format) {
-    case 'owntracks':
-      return []; // OwnTracks: an array of messages for the app, none here
-    case 'overland':
-      return { result: 'ok' }; // Overland deletes the batch from the phone only after this
-    case 'plain':
-      return location;
-  }
-}
-
 /*
  * Storage. Pins and travel switches are kept in the `location` store, one key per accepted update,
  * named by the update's own time: `pin/<ms, 15 digits>-<uuid>`, `travel/<ms>-<uuid>`. The newest
@@ -210,18 +106,14 @@ const STORE = 'location';
 const PIN_PREFIX = 'pin/';
 const TRAVEL_PREFIX = 'travel/';
 
-const keyFor = (prefix: string, at: number) => `${prefix}${String(at).padStart(15, '0')}-${randomUUID()}`;
-const timeOfKey = (prefix: string, key: string) => Number(key.slice(prefix.length, prefix.length + 15));
-const KEY_SUFFIX = /^\d{15}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const keyFor = (prefix: string, at: number) => `${prefix}${timeKey(at)}-${randomUUID()}`;
 
 /**
- * Our keys under a prefix, oldest first. Anything else is skipped: the local Blobs server lists the
- * temporary file of a write in progress (`pin/.k7cc9voyif`) as a key, and taking that for the
- * newest pin would make a concurrent writer believe there is a newer one.
+ * Our keys under a prefix, oldest first. A key of another shape (`pin/zzz`) is never taken for the
+ * newest pin; the temporary files of writes in progress are left out by `listKeys` already.
  */
 async function keysOf(prefix: string): Promise<string[]> {
-  const keys = await listKeys(STORE, prefix);
-  return keys.filter((key) => KEY_SUFFIX.test(key.slice(prefix.length)));
+  return (await listKeys(STORE, prefix)).filter((key) => isTimeKeyed(key.slice(prefix.length)));
 }
 
 interface StoredState extends PinState {
@@ -234,22 +126,12 @@ async function readStoredState(): Promise<StoredState> {
   const newestPin = pinKeys.at(-1);
   const newestTravel = travelKeys.at(-1);
   // Each record is parsed back through its schema; a damaged one (even one that is not JSON) reads
-  // as absent, and the next update replaces it.
+  // as absent (`readRecord`), and the next update replaces it.
   const [pin, travel] = await Promise.all([
-    newestPin ? readDamagedAsNull(newestPin, StoredPinSchema) : null,
-    newestTravel ? readDamagedAsNull(newestTravel, StoredTravelSwitchSchema) : null,
+    newestPin ? readRecord(STORE, newestPin, StoredPinSchema) : null,
+    newestTravel ? readRecord(STORE, newestTravel, StoredTravelSwitchSchema) : null,
   ]);
   return { pin, travel, pinKeys, travelKeys };
-}
-
-async function readDamagedAsNull<S extends z.ZodType>(key: string, schema: S): Promise<z.output<S> | null> {
-  try {
-    return await readRecord(STORE, key, schema);
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error; // Blobs unreachable: not a damaged record
-    console.warn(`Ignoring a location record that is not JSON: ${key}`);
-    return null;
-  }
 }
 
 /** The stored state (pin and travel switch); throws when Blobs fails. */
@@ -289,7 +171,7 @@ export async function receiveLocationUpdate(
 
   const newestPinKey = stored.pinKeys.at(-1);
   const writes = planUpdate(
-    { newestPinAt: newestPinKey ? timeOfKey(PIN_PREFIX, newestPinKey) : null, travel: stored.travel },
+    { newestPinAt: newestPinKey ? timeOfKey(newestPinKey.slice(PIN_PREFIX.length)) : null, travel: stored.travel },
     update,
   );
   await storeUnavailableAs503(() =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FeedPost } from '../schemas/post-feed.ts';
+import type { FeedPost } from '../schemas/site-feed.ts';
 import { callUpstream } from './upstream-http.ts';
 
 /** One post creation; no retry inside a run (a POST is not idempotent), the next run retries. */

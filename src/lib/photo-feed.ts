@@ -1,17 +1,12 @@
 import { createHash } from 'node:crypto';
+import { relayCache } from '../platform/relay-cache.ts';
 import { type PhotoFeed, type PhotoItem, StoredPhotoFeedSchema } from '../schemas/photo-feed.ts';
-import { cachedUpstream } from './cached-upstream.ts';
 import { getConfig } from './config.ts';
 import { UpstreamError } from './errors.ts';
-import { fetchRecentMedia } from './photo-graph-api.ts';
+import { fetchRecentMedia } from './photo-platform-api.ts';
 import { currentPhotoToken } from './photo-token.ts';
 import { readRecord, writeRecord } from './store.ts';
 
-/** CONTRACT: cached 5 minutes like wait-times, with the same fallback rules. */
-export const FRESH_FOR_MS = 5 * 60_000;
-export const FALLBACK_MAX_AGE_MS = 24 * 60 * 60_000;
-export const UPSTREAM_BACKOFF_MS = 30_000;
-export const FALLBACK_CACHE_MS = 30_000;
 /** An unconfigured feed changes only with the configuration. */
 const UNCONFIGURED_CACHE_SECONDS = 300;
 
@@ -21,12 +16,10 @@ export interface PhotoFeedResult {
   fallback: boolean;
 }
 
-const relay = cachedUpstream<PhotoItem[]>({
+/** CONTRACT: cached 5 minutes like wait-times, with the same fallback rules (the one relay). */
+const relay = relayCache<string, PhotoItem[]>({
   label: 'Photo feed',
-  freshForMs: FRESH_FOR_MS,
-  fallbackMaxAgeMs: FALLBACK_MAX_AGE_MS,
-  backoffMs: UPSTREAM_BACKOFF_MS,
-  fallbackCacheMs: FALLBACK_CACHE_MS,
+  keyOf: (key) => key,
   async fetch() {
     const token = await currentPhotoToken();
     if (!token) throw new UpstreamError('photo feed is no longer configured');

@@ -4,7 +4,7 @@ import { type StoredPhotoToken, StoredPhotoTokenSchema } from '../schemas/photo-
 import { getConfig } from './config.ts';
 import { UpstreamError } from './errors.ts';
 import { runJob } from './job-runs.ts';
-import { GraphApiError, refreshAccessToken } from './photo-graph-api.ts';
+import { GraphApiError, refreshAccessToken } from './photo-platform-api.ts';
 import { readRecord, writeRecord } from './store.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { SnapshotRide } from '../schemas/park-snapshot.ts';
 import { type QueueTimesPark, QueueTimesParkSchema } from '../schemas/queue-times.ts';
 import { UpstreamError } from './errors.ts';
-import { callUpstream, TRANSIENT_STATUSES } from './upstream-http.ts';
+import { callUpstream, parseJson, TRANSIENT_STATUSES } from './upstream-http.ts';
 
 /** The provider answers within this or counts as down (CONTRACT: "slow (over 8 s)"). */
 export const UPSTREAM_TIMEOUT_MS = 8_000;
@@ -24,13 +24,7 @@ export async function fetchQueueTimes(baseUrl: string, parkId: number): Promise<
     maxBytes: MAX_UPSTREAM_BYTES,
   });
   if (answer.status < 200 || answer.status > 299) throw new UpstreamError(`${label}: status ${answer.status}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(answer.text);
-  } catch (error) {
-    throw new UpstreamError(`${label}: body is not JSON`, { cause: error });
-  }
-  const parsed = QueueTimesParkSchema.safeParse(json);
+  const parsed = QueueTimesParkSchema.safeParse(parseJson(answer.text, label));
   if (!parsed.success) throw new UpstreamError(`${label}: unexpected payload shape`, { cause: parsed.error });
   return parsed.data;
 }

@@ -60,6 +60,28 @@ function store(name: StoreName): Store {
   return getStore({ name, consistency: 'strong' });
 }
 
+const TIME_KEY_DIGITS = 15;
+
+/**
+ * A time as a key segment: Unix ms zero-padded to 15 digits, so that keys sort in time order
+ * (listings come back sorted by key).
+ */
+export function timeKey(at: number): string {
+  return String(at).padStart(TIME_KEY_DIGITS, '0');
+}
+
+const TIME_KEYED = new RegExp(`^\\d{${TIME_KEY_DIGITS}}(-|$)`);
+
+/** Whether a key segment starts with a `timeKey` (`<15 digits>` or `<15 digits>-<id>`). */
+export function isTimeKeyed(segment: string): boolean {
+  return TIME_KEYED.test(segment);
+}
+
+/** The time at the start of a key segment written by `timeKey`. */
+export function timeOfKey(segment: string): number {
+  return Number(segment.slice(0, TIME_KEY_DIGITS));
+}
+
 // The local Blobs server lists a write's temporary file (`pin/.k7cc9voyif`) as a key while it is
 // being written; none of our keys has a segment starting with a dot.
 const isOwnKey = (key: string) => !key.split('/').some((segment) => segment.startsWith('.'));

@@ -1,7 +1,7 @@
 import { type HistorySample, HistorySampleSchema, type ParkSnapshot } from '../schemas/park-snapshot.ts';
 import { type WaitProfile, WaitProfileSchema } from '../schemas/wait-profile.ts';
 import { minuteOfDay } from './local-time.ts';
-import { deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
+import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from './store.ts';
 import { boundProfile, emptyProfile, updateProfile } from './wait-profile.ts';
 
 const MINUTE = 60_000;
@@ -136,8 +136,7 @@ export async function readContext(history: ParkHistory, at: number): Promise<His
 }
 
 const prefixOf = (slug: string) => `history/${slug}/`;
-// Zero-padded so that keys sort in time order.
-const keyOf = (slug: string, at: number) => `${prefixOf(slug)}${String(at).padStart(15, '0')}`;
+const keyOf = (slug: string, at: number) => `${prefixOf(slug)}${timeKey(at)}`;
 const timeOf = (key: string) => Number(key.slice(key.lastIndexOf('/') + 1));
 const profileKey = (slug: string) => `profile/${slug}`;
 

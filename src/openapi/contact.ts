@@ -1,5 +1,5 @@
 import { MethodNotAllowedError } from '../lib/errors.ts';
-import { ANONYMOUS, errorResponse, headerRefs, type JsonObject, jsonContent, ref } from './shared.ts';
+import { ANONYMOUS, errorResponseObject, headerRefs, type JsonObject, jsonContent, ref } from './shared.ts';
 
 const retryAfterWhenTemporary = {
   description: 'Seconds to wait, only when the failure is temporary (mail server and message store both down).',
@@ -97,7 +97,7 @@ export const contactPaths: Record<string, JsonObject> = {
             ...htmlPage('The same, for a person.'),
           },
         },
-        '405': errorResponse(
+        '405': errorResponseObject(
           'Only POST (and the OPTIONS preflight) is answered here; `Allow` lists them.',
           new MethodNotAllowedError(['POST', 'OPTIONS']),
           ['Allow'],

@@ -1,7 +1,7 @@
 import { ServiceUnavailableError } from '../lib/errors.ts';
 import {
   ANONYMOUS,
-  errorResponse,
+  errorResponseObject,
   headerRefs,
   type JsonObject,
   jsonContent,
@@ -12,7 +12,7 @@ import {
 
 const cachedHeaders = headerRefs('ETag', ...PUBLIC_HEADERS);
 
-const unavailable = errorResponse(
+const unavailable = errorResponseObject(
   'The job records cannot be read right now; a status would be a guess.',
   new ServiceUnavailableError('job records unavailable'),
   PUBLIC_HEADERS,

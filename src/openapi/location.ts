@@ -2,7 +2,7 @@ import { MethodNotAllowedError } from '../lib/errors.ts';
 import { MAX_BODY_BYTES } from '../lib/location.ts';
 import {
   ANONYMOUS,
-  errorResponse,
+  errorResponseObject,
   headerRefs,
   type JsonObject,
   jsonContent,
@@ -55,7 +55,7 @@ export const locationPaths: Record<string, JsonObject> = {
           },
         },
         '304': notModified,
-        '405': errorResponse(
+        '405': errorResponseObject(
           'The path answers GET, HEAD, OPTIONS and POST only; `Allow` lists them.',
           new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS', 'POST']),
           ['Allow', ...PUBLIC_HEADERS],

@@ -1,7 +1,7 @@
 import { UpstreamUnavailableError } from '../lib/errors.ts';
 import {
   ANONYMOUS,
-  errorResponse,
+  errorResponseObject,
   headerRefs,
   type JsonObject,
   jsonContent,
@@ -40,7 +40,7 @@ export const photoFeedPaths: Record<string, JsonObject> = {
         },
         '304': notModified,
         '405': readOnlyMethodNotAllowed,
-        '502': errorResponse(
+        '502': errorResponseObject(
           'The platform failed and there is no earlier feed (up to 24 hours old) to fall back on.',
           new UpstreamUnavailableError(30),
           ['Retry-After', ...PUBLIC_HEADERS],

@@ -73,7 +73,11 @@ export function headerRefs(...names: HeaderName[]): Record<string, JsonObject> {
 export const PUBLIC_HEADERS = ['Access-Control-Allow-Origin', 'Cache-Control'] as const satisfies HeaderName[];
 
 /** An error response whose example is the body the real code answers for `error`. */
-export function errorResponse(description: string, error: HttpError, headers: readonly HeaderName[] = []): JsonObject {
+export function errorResponseObject(
+  description: string,
+  error: HttpError,
+  headers: readonly HeaderName[] = [],
+): JsonObject {
   return {
     description,
     headers: headerRefs(...headers),
@@ -82,7 +86,7 @@ export function errorResponse(description: string, error: HttpError, headers: re
 }
 
 /** The 405 of a read-only public resource (`publicJsonRoutes`): GET, HEAD and OPTIONS only. */
-export const readOnlyMethodNotAllowed: JsonObject = errorResponse(
+export const readOnlyMethodNotAllowed: JsonObject = errorResponseObject(
   'The path answers GET, HEAD and OPTIONS only; `Allow` lists them.',
   new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS']),
   ['Allow', ...PUBLIC_HEADERS],

@@ -1,10 +1,12 @@
 import { UpstreamUnavailableError } from '../lib/errors.ts';
 import { PARK_SLUGS } from '../lib/parks.ts';
-import { parkFromQuery, UPSTREAM_BACKOFF_MS } from '../lib/wait-times.ts';
-import { thrownBy, waitTimesExample } from './examples.ts';
+import { parkFromQuery } from '../lib/wait-times.ts';
+import { RELAY_BACKOFF_MS } from '../platform/relay-cache.ts';
+import { waitTimesExample } from '../wait-times/example.ts';
+import { thrownBy } from './examples.ts';
 import {
   ANONYMOUS,
-  errorResponse,
+  errorResponseObject,
   headerRefs,
   type JsonObject,
   jsonContent,
@@ -39,20 +41,20 @@ export const waitTimesPaths: Record<string, JsonObject> = {
           content: jsonContent('WaitTimes', waitTimesExample()),
         },
         '304': notModified,
-        '400': errorResponse(
+        '400': errorResponseObject(
           '`park` is missing or empty.',
           thrownBy(() => parkFromQuery(null)),
           PUBLIC_HEADERS,
         ),
-        '404': errorResponse(
+        '404': errorResponseObject(
           '`park` is not one of the 17 slugs.',
           thrownBy(() => parkFromQuery('atlantis')),
           PUBLIC_HEADERS,
         ),
         '405': readOnlyMethodNotAllowed,
-        '502': errorResponse(
+        '502': errorResponseObject(
           'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
-          new UpstreamUnavailableError(UPSTREAM_BACKOFF_MS / 1000),
+          new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
           ['Retry-After', ...PUBLIC_HEADERS],
         ),
       },

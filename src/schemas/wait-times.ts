@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { FORECAST_MAX_MINUTES } from '../lib/forecast.ts';
+// From another schema, never from lib/: lib/forecast.ts imports this file (no import cycle).
+import { MAX_WAIT_MINUTES } from './wait-profile.ts';
 
 // The error body is shared by every endpoint (src/schemas/error.ts); re-exported for existing imports.
 export { ErrorSchema } from './error.ts';
@@ -16,7 +17,7 @@ export const RideSchema = z
     wait: z.int().min(0).meta({ description: 'Current posted wait in minutes (0 when closed or not posted).' }),
     open: z.boolean().meta({ description: 'Whether the ride is operating now.' }),
     trend: TrendSchema,
-    forecast: z.int().min(0).max(FORECAST_MAX_MINUTES).multipleOf(5).nullable().meta({
+    forecast: z.int().min(0).max(MAX_WAIT_MINUTES).multipleOf(5).nullable().meta({
       description:
         "Projected wait about 30 minutes after `updatedAt`, in minutes (a multiple of 5 from 0 to 480): the current wait adjusted by how this ride's wait has usually changed at this time of day, or the current wait itself until that is learned; null when the ride is closed.",
     }),

@@ -3,7 +3,7 @@ import contact from '../../netlify/functions/contact.mts';
 import contactRetry, { config as retryConfig } from '../../netlify/functions/contact-retry.mts';
 import { createContext } from '../../server/functions.mts';
 import { deliverQueuedMessages } from '../../src/lib/contact.ts';
-import { deleteRecords, listKeys, readRecord, writeRecord } from '../../src/lib/store.ts';
+import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../../src/lib/store.ts';
 import { type OutboxMessage, OutboxMessageSchema } from '../../src/schemas/contact.ts';
 import { startLocalBlobs } from '../support/local-blobs.ts';
 import { closedPort, type ReceivedMail, type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
@@ -498,7 +498,7 @@ describe('POST /api/contact when mail is not configured or failing', () => {
       attempts: 0,
       nextAttemptAt: now + 120_000,
     };
-    await writeRecord('contact', `outbox/${String(now).padStart(15, '0')}-${claimed.id}`, OutboxMessageSchema, claimed);
+    await writeRecord('contact', `outbox/${timeKey(now)}-${claimed.id}`, OutboxMessageSchema, claimed);
     expect(await deliverQueuedMessages(now + 60_000)).toEqual({
       delivered: 0,
       failed: 0,

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import handler, { config } from '../../netlify/functions/location.mts';
 import { createContext } from '../../server/functions.mts';
 import { readPinState, readPublicLocation } from '../../src/lib/location.ts';
-import { shareRouteCacheInvalidation } from '../../src/lib/route-cache.ts';
+import { shareRouteCacheInvalidation } from '../../src/platform/route-cache.ts';
 import { startLocalBlobs } from '../support/local-blobs.ts';
 import { leafValues, locationFixture, locationFixtureText, parseChallenge } from '../support/location-fixtures.ts';
 

@@ -8,15 +8,10 @@ import {
   startFakePostFeed,
 } from '../../scripts/fake-job-services.mts';
 import { createContext } from '../../server/functions.mts';
+import { CLAIM_LEASE_MS, postKeyOf } from '../../src/jobs/share-ledger.ts';
 import { getNetworkStatus } from '../../src/lib/job-status.ts';
 import { sharePost } from '../../src/lib/network-api.ts';
-import {
-  CLAIM_LEASE_MS,
-  MAX_FAILED_ATTEMPTS,
-  MAX_SHARES_PER_RUN,
-  postKeyOf,
-  runNetworkShareJob,
-} from '../../src/lib/network-share-job.ts';
+import { MAX_FAILED_ATTEMPTS, MAX_SHARES_PER_RUN, runNetworkShareJob } from '../../src/lib/network-share-job.ts';
 import { createRecord } from '../../src/lib/store.ts';
 import { ShareClaimSchema } from '../../src/schemas/jobs.ts';
 import { startLocalBlobs } from '../support/local-blobs.ts';

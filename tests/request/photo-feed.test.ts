@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import photoTokenRefresh, { config as refreshConfig } from '../../netlify/functions/photo-token-refresh.mts';
 import {
   type FakePhotoGraph,
@@ -35,6 +35,7 @@ beforeEach(async () => {
   process.env.PHOTO_FEED_UPSTREAM_URL = graph.url;
 });
 afterEach(async () => {
+  vi.useRealTimers();
   delete process.env.PHOTO_FEED_ACCESS_TOKEN;
   delete process.env.PHOTO_FEED_UPSTREAM_URL;
   await blobs.stop();
@@ -95,6 +96,22 @@ describe('the photo feed', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => getPhotoFeed()));
     expect(graph.mediaRequests()).toBe(1);
     expect(new Set(answers.map((answer) => answer.body.updatedAt)).size).toBe(1);
+  });
+
+  it('answers the last feed at once, without queueing, while a slow refresh is under way', async () => {
+    const first = await getPhotoFeed();
+    const answeredBefore = graph.mediaAnswered();
+    // Only `Date` is faked: the servers and the upstream's delay run on real timers.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 6 * 60_000 });
+    graph.delayMs = 2_000;
+    const refresh = getPhotoFeed();
+    await vi.waitFor(() => expect(graph.mediaRequests()).toBe(2), { interval: 5, timeout: 5_000 });
+    const during = await getPhotoFeed();
+    expect(during).toMatchObject({ fallback: false, maxAgeSeconds: 5 });
+    expect(during.body.updatedAt).toBe(first.body.updatedAt);
+    // Answered while the refresh still waits for the platform: nobody queued behind it.
+    expect(graph.mediaAnswered()).toBe(answeredBefore);
+    expect((await refresh).body.updatedAt).toBeGreaterThan(first.body.updatedAt ?? 0);
   });
 
   it.each([

@@ -1,15 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { coarsen, type PinState, planUpdate, publicLocation } from '../../src/lib/location.ts';
 import {
   answerFor,
-  coarsen,
   type LocationUpdate,
   MAX_CLOCK_SKEW_MS,
-  type PinState,
   parseLocationUpdate,
-  planUpdate,
-  publicLocation,
-} from '../../src/lib/location.ts';
+} from '../../src/location/location-update.ts';
 import {
   LocationSchema,
   OverlandResponseSchema,

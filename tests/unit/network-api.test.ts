@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_FIXTURES_DIR, readFixture } from '../../scripts/fake-job-services.mts';
 import { classifyShareAnswer, commentaryFor, MAX_COMMENTARY, postBodyFor } from '../../src/lib/network-api.ts';
-import type { FeedPost } from '../../src/schemas/post-feed.ts';
+import type { FeedPost } from '../../src/schemas/site-feed.ts';
 
 const post: FeedPost = {
   id: 'https://example.com/posts/rope-drop-strategy/',

@@ -3,9 +3,9 @@ import { UpstreamUnavailableError } from '../../src/lib/errors.ts';
 import { errorBody } from '../../src/lib/http.ts';
 import { PARK_SLUGS } from '../../src/lib/parks.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
-import { waitTimesExample } from '../../src/openapi/examples.ts';
 import { ErrorSchema } from '../../src/schemas/error.ts';
 import { WaitTimesSchema } from '../../src/schemas/wait-times.ts';
+import { waitTimesExample } from '../../src/wait-times/example.ts';
 import { type OpenApi, OpenApiValidator, pointer } from '../support/openapi-validator.ts';
 
 const SITE = 'https://site.example.test';

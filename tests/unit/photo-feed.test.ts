@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PHOTO_FIXTURES_DIR, readFixture } from '../../scripts/fake-job-services.mts';
-import { isoTimestamp, photoItemOf } from '../../src/lib/photo-graph-api.ts';
+import { isoTimestamp, photoItemOf } from '../../src/lib/photo-platform-api.ts';
 import { REFRESH_MIN_AGE_MS, REFRESH_WHEN_LEFT_MS, refreshDecision } from '../../src/lib/photo-token.ts';
 import { GraphMediaSchema, PhotoFeedSchema } from '../../src/schemas/photo-feed.ts';
 

@@ -9,7 +9,7 @@ import {
   REVALIDATE_IN_BROWSER,
 } from '../../lib/http.ts';
 import { LOCATION_CACHE_TAG, readPublicLocation } from '../../lib/location.ts';
-import { shareRouteCacheInvalidation } from '../../lib/route-cache.ts';
+import { shareRouteCacheInvalidation } from '../../platform/route-cache.ts';
 
 export const prerender = false;
 

@@ -1,5 +1,5 @@
-import { publicJsonRoutes } from '../../endpoints/public-json.ts';
 import { getNetworkStatus } from '../../lib/job-status.ts';
+import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 
 export const prerender = false;
 

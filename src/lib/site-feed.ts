@@ -1,4 +1,4 @@
-import { type FeedPost, JsonFeedItemSchema, JsonFeedSchema } from '../schemas/post-feed.ts';
+import { type FeedPost, JsonFeedItemSchema, JsonFeedSchema } from '../schemas/site-feed.ts';
 import { UpstreamError } from './errors.ts';
 import { callUpstream, parseJson, TRANSIENT_STATUSES } from './upstream-http.ts';
 
@@ -10,7 +10,7 @@ export const MAX_FEED_BYTES = 4 * 1024 * 1024;
 const MAX_ITEMS = 200;
 
 /** Reads the site's feed (JSON Feed or RSS 2.0) and returns its posts, oldest first. */
-export async function fetchPostFeed(
+export async function fetchSiteFeed(
   url: string,
   options: { timeoutMs?: number | undefined } = {},
 ): Promise<FeedPost[]> {
@@ -27,7 +27,7 @@ export async function fetchPostFeed(
     maxBytes: MAX_FEED_BYTES,
   });
   if (answer.status !== 200) throw new UpstreamError(`post feed: answered ${answer.status}`);
-  return parsePostFeed(answer.text, url);
+  return parseSiteFeed(answer.text, url);
 }
 
 /**
@@ -35,7 +35,7 @@ export async function fetchPostFeed(
  * relative links resolved against `baseUrl`. Items without a usable link are left out; the
  * result is sorted oldest first, undated items in feed order after the dated ones.
  */
-export function parsePostFeed(text: string, baseUrl: string): FeedPost[] {
+export function parseSiteFeed(text: string, baseUrl: string): FeedPost[] {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   let posts: FeedPost[];
   if (trimmed.startsWith('{')) posts = parseJsonFeed(trimmed, baseUrl);

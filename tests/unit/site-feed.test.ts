@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_FIXTURES_DIR, readFixture } from '../../scripts/fake-job-services.mts';
-import { decodeXmlText, parsePostFeed } from '../../src/lib/post-feed.ts';
+import { decodeXmlText, parseSiteFeed } from '../../src/lib/site-feed.ts';
 
 const FEED_URL = 'https://example.com/feed.json';
 
 describe('reading a JSON Feed', () => {
-  const posts = parsePostFeed(readFixture(JOB_FIXTURES_DIR, 'post-feed.json'), FEED_URL);
+  const posts = parseSiteFeed(readFixture(JOB_FIXTURES_DIR, 'post-feed.json'), FEED_URL);
 
   it('keeps the items with a link, oldest first, relative links made absolute', () => {
     expect(posts.map((post) => post.url)).toEqual([
@@ -38,7 +38,7 @@ describe('reading a JSON Feed', () => {
         'not an object',
       ],
     };
-    expect(parsePostFeed(JSON.stringify(feed), FEED_URL)).toEqual([
+    expect(parseSiteFeed(JSON.stringify(feed), FEED_URL)).toEqual([
       { id: '42', url: 'https://example.com/42/', title: 'Forty-two', summary: null, publishedAt: null },
     ]);
   });
@@ -51,7 +51,7 @@ describe('reading a JSON Feed', () => {
         { id: 'b', url: 'https://example.com/b/' },
       ],
     };
-    const posts = parsePostFeed(JSON.stringify(feed), FEED_URL);
+    const posts = parseSiteFeed(JSON.stringify(feed), FEED_URL);
     // Undated posts keep feed order (newest first), reversed.
     expect(posts.map((post) => post.id)).toEqual(['b', 'a']);
     const [b, a] = posts;
@@ -63,12 +63,12 @@ describe('reading a JSON Feed', () => {
   it('takes a repeated id once', () => {
     const item = { id: 'same', url: 'https://example.com/same/', title: 'Same' };
     const feed = { version: 'https://jsonfeed.org/version/1.1', items: [item, item] };
-    expect(parsePostFeed(JSON.stringify(feed), FEED_URL)).toHaveLength(1);
+    expect(parseSiteFeed(JSON.stringify(feed), FEED_URL)).toHaveLength(1);
   });
 });
 
 describe('reading an RSS 2.0 feed', () => {
-  const posts = parsePostFeed(readFixture(JOB_FIXTURES_DIR, 'post-feed.rss.xml'), 'https://example.com/rss.xml');
+  const posts = parseSiteFeed(readFixture(JOB_FIXTURES_DIR, 'post-feed.rss.xml'), 'https://example.com/rss.xml');
 
   it('keeps the items with a link or a permalink guid, dated oldest first, undated last', () => {
     expect(posts.map((post) => post.id)).toEqual([
@@ -98,7 +98,7 @@ describe('reading an RSS 2.0 feed', () => {
     ['RSS without a channel', '<rss version="2.0"><item><link>https://example.com/</link></item></rss>'],
     ['a truncated document', '<rss version="2.0"><channel><item><link>https://example.com/</link></item>'],
   ])('refuses %s', (_name, text) => {
-    expect(() => parsePostFeed(text, FEED_URL)).toThrow(/post feed/);
+    expect(() => parseSiteFeed(text, FEED_URL)).toThrow(/post feed/);
   });
 });
 
@@ -109,12 +109,12 @@ describe('telling formats apart', () => {
     ['an unknown feed version', '{"version":"https://jsonfeed.org/version/2","items":[]}'],
     ['broken JSON', '{"version":'],
   ])('refuses %s', (_name, text) => {
-    expect(() => parsePostFeed(text, FEED_URL)).toThrow(/post feed/);
+    expect(() => parseSiteFeed(text, FEED_URL)).toThrow(/post feed/);
   });
 
   it('accepts a byte order mark and leading whitespace', () => {
     const text = `\uFEFF  \n${JSON.stringify({ version: 'https://jsonfeed.org/version/1.1', items: [] })}`;
-    expect(parsePostFeed(text, FEED_URL)).toEqual([]);
+    expect(parseSiteFeed(text, FEED_URL)).toEqual([]);
   });
 });
 

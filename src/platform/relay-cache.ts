@@ -1,0 +1,198 @@
+import { UpstreamUnavailableError } from '../lib/errors.ts';
+
+/**
+ * The one relay state machine: how the service passes on an upstream's data (wait times, the
+ * photo feed) under CONTRACT.md "Freshness" and "Upstream down":
+ * - data is reused for `RELAY_FRESH_FOR_MS`, from memory, or from shared storage (Blobs) when
+ *   another instance fetched it moments ago;
+ * - one upstream request per key at a time: concurrent callers share the one in flight, and once
+ *   there is data, callers arriving during a refresh get that data at once instead of queueing
+ *   behind a slow upstream;
+ * - when the upstream fails, the last good data up to `RELAY_FALLBACK_MAX_AGE_MS` old is answered
+ *   with its honest fetch time, and the upstream is left alone for `RELAY_BACKOFF_MS`;
+ * - with nothing to fall back on, 502 `upstream unavailable` with `Retry-After`.
+ * Shared storage is an aid, never a dependency: each of its failures is logged and ignored.
+ */
+
+const MINUTE = 60_000;
+/** Upstream data is reused this long (SPEC 4.1: cached for 5 minutes). */
+export const RELAY_FRESH_FOR_MS = 5 * MINUTE;
+/** With the upstream failing, data up to this old is still answered, with its honest fetch time. */
+export const RELAY_FALLBACK_MAX_AGE_MS = 24 * 60 * MINUTE;
+/** After a failed fetch the upstream is left alone this long; callers get the fallback at once. */
+export const RELAY_BACKOFF_MS = 30_000;
+/** How long a fallback answer may be cached: short, so that recovery shows quickly. */
+export const RELAY_FALLBACK_CACHE_MS = 30_000;
+/** How long an answer given while a refresh is under way may be cached: until the refresh lands. */
+export const RELAY_REFRESHING_CACHE_MS = 5_000;
+/** The route cache (Netlify's CDN) answers aged-out data at once this long while it refreshes. */
+export const RELAY_STALE_WHILE_REVALIDATE_SECONDS = 600;
+
+/** Data with the time of the upstream fetch that produced it. */
+export interface Timed<T> {
+  fetchedAt: number;
+  value: T;
+}
+
+/**
+ * What a feature derives from data beside the relay (wait times: the history sample about 30
+ * minutes earlier and the forecaster profile). `afterFetch` runs once per upstream fetch (and may
+ * record), `afterRestore` when data comes from shared storage instead (it only reads).
+ * `unavailable` stands in when either fails.
+ */
+export interface RelayExtras<S, T, E> {
+  afterFetch(subject: S, timed: Timed<T>): Promise<E>;
+  afterRestore(subject: S, timed: Timed<T>): Promise<E>;
+  unavailable: E;
+}
+
+export interface RelayOptions<S, T, E> {
+  /** Names the relay in logs. */
+  label: string;
+  /** The memory key of a subject (a park, an account). */
+  keyOf(subject: S): string;
+  /** Asks the upstream; throws when it cannot give good data. */
+  fetch(subject: S): Promise<T>;
+  /** The last good data in shared storage. */
+  readStored(subject: S): Promise<Timed<T> | null>;
+  writeStored(subject: S, timed: Timed<T>): Promise<void>;
+  extras?: RelayExtras<S, T, E>;
+  /** The clock (unit tests pass a fake one). */
+  now?: () => number;
+}
+
+export interface RelayAnswer<T, E> extends Timed<T> {
+  extra: E;
+  /** True when the upstream failed and this is older data. */
+  fallback: boolean;
+  /** Seconds the answer may be reused by a cache. */
+  maxAgeSeconds: number;
+}
+
+export interface RelayCache<S, T, E> {
+  get(subject: S): Promise<RelayAnswer<T, E>>;
+  /** Forgets everything kept in memory (tests start each case cold). */
+  reset(): void;
+}
+
+interface Entry<T, E> extends Timed<T> {
+  extra: E;
+}
+
+interface KeyState<T, E> {
+  latest?: Entry<T, E> | undefined;
+  inflight?: Promise<Entry<T, E>> | undefined;
+  failedAt?: number | undefined;
+}
+
+type Kind = 'fresh' | 'refreshing' | 'fallback';
+
+export function relayCache<S, T, E = undefined>(options: RelayOptions<S, T, E>): RelayCache<S, T, E> {
+  const states = new Map<string, KeyState<T, E>>();
+  const now = options.now ?? (() => Date.now());
+  // Without extras E is `undefined` (the default type argument).
+  const noExtra = options.extras?.unavailable as E;
+
+  const stateOf = (key: string): KeyState<T, E> => {
+    let state = states.get(key);
+    if (!state) {
+      state = {};
+      states.set(key, state);
+    }
+    return state;
+  };
+
+  const nameOf = (subject: S) => `${options.label} (${options.keyOf(subject)})`;
+
+  const bestEffort = async <R>(subject: S, what: string, task: () => Promise<R>): Promise<R | undefined> => {
+    try {
+      return await task();
+    } catch (error) {
+      console.warn(`${nameOf(subject)}: could not ${what}: ${(error as Error).message}`);
+      return undefined;
+    }
+  };
+
+  const restore = async (subject: S, timed: Timed<T>): Promise<Entry<T, E>> => {
+    const extras = options.extras;
+    const extra = extras
+      ? await bestEffort(subject, 'read its extras', () => extras.afterRestore(subject, timed))
+      : noExtra;
+    return { ...timed, extra: extra ?? noExtra };
+  };
+
+  const readStored = (subject: S) => bestEffort(subject, 'read stored data', () => options.readStored(subject));
+
+  const answer = (entry: Entry<T, E>, at: number, kind: Kind): RelayAnswer<T, E> => {
+    const cacheForMs =
+      kind === 'fallback'
+        ? RELAY_FALLBACK_CACHE_MS
+        : kind === 'refreshing'
+          ? RELAY_REFRESHING_CACHE_MS
+          : entry.fetchedAt + RELAY_FRESH_FOR_MS - at;
+    return { ...entry, fallback: kind === 'fallback', maxAgeSeconds: Math.max(1, Math.ceil(cacheForMs / 1000)) };
+  };
+
+  const refresh = async (subject: S, state: KeyState<T, E>): Promise<Entry<T, E>> => {
+    // Another instance may have fetched moments ago; its data in shared storage saves an upstream call.
+    if (!state.latest) {
+      const stored = await readStored(subject);
+      if (stored && now() - stored.fetchedAt < RELAY_FRESH_FOR_MS) {
+        state.latest = await restore(subject, stored);
+        return state.latest;
+      }
+    }
+    const value = await options.fetch(subject);
+    const timed: Timed<T> = { fetchedAt: now(), value };
+    state.failedAt = undefined;
+    const extras = options.extras;
+    const [, extra] = await Promise.all([
+      bestEffort(subject, 'store the data', () => options.writeStored(subject, timed)),
+      extras ? bestEffort(subject, 'record its extras', () => extras.afterFetch(subject, timed)) : noExtra,
+    ]);
+    state.latest = { ...timed, extra: extra ?? noExtra };
+    return state.latest;
+  };
+
+  const fallbackFor = async (subject: S, state: KeyState<T, E>): Promise<Entry<T, E>> => {
+    const at = now();
+    if (state.latest && at - state.latest.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS) return state.latest;
+    const stored = await readStored(subject);
+    if (stored && at - stored.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS) {
+      state.latest = await restore(subject, stored);
+      return state.latest;
+    }
+    const retryAfterMs = (state.failedAt ?? at) + RELAY_BACKOFF_MS - at;
+    throw new UpstreamUnavailableError(retryAfterMs / 1000);
+  };
+
+  return {
+    async get(subject) {
+      const state = stateOf(options.keyOf(subject));
+      const at = now();
+      const { latest } = state;
+      if (latest && at - latest.fetchedAt < RELAY_FRESH_FOR_MS) return answer(latest, at, 'fresh');
+      if (state.failedAt !== undefined && at - state.failedAt < RELAY_BACKOFF_MS) {
+        return answer(await fallbackFor(subject, state), at, 'fallback');
+      }
+      if (state.inflight && latest && at - latest.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS) {
+        // Everyone but the refresh's starter gets the last data now instead of queueing behind a
+        // slow upstream (each stale route-cache hit would otherwise hold a render open until it lands).
+        return answer(latest, at, 'refreshing');
+      }
+      state.inflight ??= refresh(subject, state).finally(() => {
+        state.inflight = undefined;
+      });
+      try {
+        return answer(await state.inflight, now(), 'fresh');
+      } catch (error) {
+        state.failedAt = now();
+        console.warn(`${nameOf(subject)}: ${(error as Error).message}`);
+        return answer(await fallbackFor(subject, state), now(), 'fallback');
+      }
+    },
+    reset() {
+      states.clear();
+    },
+  };
+}
