@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isFresh, mirrorKey, responseOf, routeCacheMirror } from '../src/cache/route-cache-mirror.ts';
-import { answerConditional } from '../src/platform/conditional-request.ts';
+import { answerOf, isFresh, mirrorKey, routeCacheMirror } from '../src/cache/route-cache-mirror.ts';
+import { answerConditional, isNotModified } from '../src/platform/conditional-request.ts';
 import { startBlobsServer } from './blobs.mts';
 import { createContext, type LoadedFunction, loadFunctions, matchFunction, runFunction } from './functions.mts';
 import { hasValidHost, readableTarget, requestUrl, routableMethod, servedFilePath } from './request-target.mts';
@@ -82,8 +82,10 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
       // A fresh copy of what Astro's route cache would answer, without rendering. Only Astro's
       // GET answers are mirrored (Astro caches no other method), so no function is shadowed.
       const cached = routeCacheMirror()?.get(mirrorKey(url));
-      if (cached && isFresh(cached))
-        return writeResponse(answerConditional('GET', req.headers, responseOf(cached)), res);
+      if (cached && isFresh(cached)) {
+        const notModified = isNotModified('GET', req.headers, cached.status, cached.headers);
+        return writeResponse(answerOf(cached, notModified), res);
+      }
     }
     const method = routableMethod(req.method);
     const match = matchFunction(functions, url.pathname, method);

@@ -2,13 +2,20 @@ import type http from 'node:http';
 import { Readable } from 'node:stream';
 import { BASE_HEADERS } from '../src/lib/http.ts';
 
+/** A Web `Response`, or a cached answer whose body is already in memory. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: ReadableStream<Uint8Array> | Uint8Array | null;
+}
+
 /**
  * The one place where the runtime turns a Web `Response` into a Node response (functions, fresh
  * route-cache copies, its own errors). It writes the way Astro's adapter does (astro/app/node
- * `writeResponse`: status, headers, then the body chunk by chunk), so a cached copy and Astro's
- * own answer leave the process alike. HEAD gets the headers only.
+ * `writeResponse`: status, headers, then the body), so a cached copy and Astro's own answer leave
+ * the process alike. HEAD gets the headers only.
  */
-export async function writeResponse(response: Response, res: http.ServerResponse): Promise<void> {
+export async function writeResponse(response: Answer, res: http.ServerResponse): Promise<void> {
   const headers: http.OutgoingHttpHeaders = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
@@ -16,6 +23,11 @@ export async function writeResponse(response: Response, res: http.ServerResponse
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   res.writeHead(response.status, headers);
+  if (response.body instanceof Uint8Array) {
+    if (res.req.method !== 'HEAD') res.write(response.body);
+    res.end();
+    return;
+  }
   if (!response.body || res.req.method === 'HEAD') {
     await response.body?.cancel();
     res.end();

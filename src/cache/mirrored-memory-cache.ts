@@ -39,11 +39,11 @@ const provider: CacheProviderFactory<{ max?: number }> = (config) => {
     }
     const url = new URL(request.url);
     const copy = response.clone();
-    const headers: [string, string][] = [];
+    const headers = new Headers();
     copy.headers.forEach((value, name) => {
-      if (!INTERNAL_HEADERS.has(name)) headers.push([name, value]);
+      if (!INTERNAL_HEADERS.has(name)) headers.append(name, value);
     });
-    headers.push(['x-astro-cache', 'HIT']); // what the memory provider sets on a hit
+    headers.set('x-astro-cache', 'HIT'); // what the memory provider sets on a hit
     const body = new Uint8Array(await copy.arrayBuffer());
     const key = mirrorKey(url);
     entries.delete(key);

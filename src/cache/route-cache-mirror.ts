@@ -7,8 +7,8 @@
 
 export interface MirroredEntry {
   status: number;
-  /** The headers Astro's memory provider answers a hit with (its `X-Astro-Cache: HIT` included). */
-  headers: [string, string][];
+  /** The headers Astro's memory provider answers a hit with (its `X-Astro-Cache: HIT` included); never changed. */
+  headers: Headers;
   body: Uint8Array<ArrayBuffer>;
   storedAt: number;
   maxAgeMs: number;
@@ -50,7 +50,10 @@ export function isFresh(entry: MirroredEntry, now = Date.now()): boolean {
   return now - entry.storedAt <= entry.maxAgeMs;
 }
 
-/** The response Astro's memory provider builds from its copy on a hit (core/cache/memory-provider.js). */
-export function responseOf(entry: MirroredEntry): Response {
-  return new Response(entry.body, { status: entry.status, headers: entry.headers });
+/**
+ * What Astro's memory provider answers from its copy on a hit (core/cache/memory-provider.js), or
+ * its 304, in the shape the runtime's one writer takes (a `Response` has it too).
+ */
+export function answerOf(entry: MirroredEntry, notModified: boolean) {
+  return { status: notModified ? 304 : entry.status, headers: entry.headers, body: notModified ? null : entry.body };
 }
