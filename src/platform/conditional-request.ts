@@ -18,7 +18,11 @@ export function isNotModified(
   headers: Headers,
 ): boolean {
   if ((method !== 'GET' && method !== 'HEAD') || status !== 200) return false;
-  const { 'cache-control': _ignored, ...conditions } = requestHeaders;
+  const conditions = {
+    'if-none-match': requestHeaders['if-none-match'],
+    'if-modified-since': requestHeaders['if-modified-since'],
+  };
+  if (!conditions['if-none-match'] && !conditions['if-modified-since']) return false;
   return fresh(conditions, {
     etag: headers.get('etag') ?? undefined,
     'last-modified': headers.get('last-modified') ?? undefined,
