@@ -33,26 +33,6 @@ export interface RunFigures {
 
 /** Prints the soak's report (Markdown): requests by kind, memory and Blobs over time, the verdicts. */
 export function printReport(run: RunFigures): void {
-  const {
-    trafficMs,
-    samples,
-    blobsAtStart,
-    blobsAtEnd,
-    fakesAtEnd,
-    simulatedStart,
-    contactsAccepted,
-    contactsQueued,
-    smtpOutages,
-    outboxDrainMs,
-    postsPublished,
-    publishStatus,
-    networkStatus,
-    photoFeed,
-    logLines,
-    exitCode,
-    stopMs,
-    finalRss,
-  } = run;
   const { sent, skipped } = traffic;
   const all = [...stats.values()];
   const totalRequests = all.reduce((sum, entry) => sum + entry.count, 0);
@@ -64,7 +44,7 @@ export function printReport(run: RunFigures): void {
   );
   const allLatencies = all.flatMap((entry) => entry.latencies).sort((a, b) => a - b);
 
-  console.info(`\n## Requests by kind (${fmt(trafficMs / 1000, 0)} s of traffic)\n`);
+  console.info(`\n## Requests by kind (${fmt(run.trafficMs / 1000, 0)} s of traffic)\n`);
   console.info('| request | count | statuses | expected | p50 ms | p99 ms | max ms | errors |');
   console.info('|---|---:|---|---|---:|---:|---:|---:|');
   for (const entry of all.sort((a, b) => b.count - a.count)) {
@@ -90,14 +70,14 @@ export function printReport(run: RunFigures): void {
     '| t s | simulated (UTC) | req/s | p50 ms | p99 ms | errors | server CPU % | server loop p99 / max ms | harness loop max ms | RSS MiB | GC pauses ms (max) | heap used / total MiB | heap after major GC MiB | external MiB | Blobs KiB | Blobs keys |',
   );
   console.info('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const sample of samples) {
+  for (const sample of run.samples) {
     const h = sample.heap;
     console.info(
       `| ${fmt(sample.atMs / 1000, 0)} | ${new Date(sample.simulated).toISOString().slice(0, 16).replace('T', ' ')} | ${fmt(sample.rps, 0)} | ${fmt(sample.p50, 2)} | ${fmt(sample.p99, 2)} | ${sample.errors} | ${h ? fmt(h.cpuPercent, 0) : 'n/a'} | ${h ? `${fmt(h.loop.p99Ms, 0)} / ${fmt(h.loop.maxMs, 0)}` : 'n/a'} | ${fmt(sample.harnessLoopMaxMs, 0)} | ${sample.rssMiB === undefined ? 'n/a' : fmt(sample.rssMiB)} | ${h ? `${fmt(h.gc.pauseMs, 0)} (${fmt(h.gc.maxPauseMs, 0)})` : 'n/a'} | ${h ? `${fmt(h.heapUsed / MiB)} / ${fmt(h.heapTotal / MiB)}` : 'n/a'} | ${h?.heapAfterMajorGc ? fmt(h.heapAfterMajorGc / MiB) : 'n/a'} | ${h ? fmt(h.external / MiB) : 'n/a'} | ${fmt(sample.blobs.bytes / 1024, 0)} | ${sample.blobs.keys} |`,
     );
   }
 
-  const afterWarmUp = samples.filter((sample) => sample.atMs >= trafficMs * WARM_UP_SHARE);
+  const afterWarmUp = run.samples.filter((sample) => sample.atMs >= run.trafficMs * WARM_UP_SHARE);
   const series = (value: (sample: Sample) => number | undefined | null) =>
     afterWarmUp.flatMap((sample): [number, number][] => {
       const y = value(sample);
@@ -109,20 +89,22 @@ export function printReport(run: RunFigures): void {
   );
   const range = (points: [number, number][]) =>
     points.length === 0 ? Number.NaN : Math.max(...points.map(([, y]) => y)) - Math.min(...points.map(([, y]) => y));
-  const rssStart = samples[0]?.rssMiB;
+  const rssStart = run.samples[0]?.rssMiB;
   /**
    * Lowest and highest RSS in each third of the run. RSS follows V8's heap size, which grows between
    * major collections and shrinks after them, so a peak says little; a leak lifts the lows too.
    */
   const rssPerThird = [0, 1, 2].map((third) => {
-    const values = samples
-      .filter((sample) => sample.atMs >= (trafficMs * third) / 3 && sample.atMs <= (trafficMs * (third + 1)) / 3)
+    const values = run.samples
+      .filter(
+        (sample) => sample.atMs >= (run.trafficMs * third) / 3 && sample.atMs <= (run.trafficMs * (third + 1)) / 3,
+      )
       .flatMap((sample) => (sample.rssMiB === undefined ? [] : [sample.rssMiB]));
     return `${fmt(Math.min(...values), 0)}–${fmt(Math.max(...values), 0)}`;
   });
   const heapSlope = slope(heapSeries);
   const heapMean = heapSeries.reduce((sum, [, y]) => sum + y, 0) / Math.max(1, heapSeries.length);
-  const measuredMinutes = (trafficMs * (1 - WARM_UP_SHARE)) / MINUTE;
+  const measuredMinutes = (run.trafficMs * (1 - WARM_UP_SHARE)) / MINUTE;
   // Flat: at this slope, the retained heap would grow by less than 10 % of itself (or 5 MiB) over the measured part.
   const heapFlat = Math.abs(heapSlope * measuredMinutes) < Math.max(5, heapMean * 0.1);
   const majorGcs = afterWarmUp.reduce((sum, sample) => sum + (sample.heap?.gc.majors ?? 0), 0);
@@ -130,40 +112,40 @@ export function printReport(run: RunFigures): void {
 
   console.info('\n## Around the traffic\n');
   console.info(
-    `- Blobs data: ${fmt(blobsAtStart.bytes / 1024, 0)} KiB in ${blobsAtStart.keys} keys at the start, ${fmt(blobsAtEnd.bytes / 1024, 0)} KiB in ${blobsAtEnd.keys} keys at the end: ${[
-      ...blobsAtEnd.byStore,
+    `- Blobs data: ${fmt(run.blobsAtStart.bytes / 1024, 0)} KiB in ${run.blobsAtStart.keys} keys at the start, ${fmt(run.blobsAtEnd.bytes / 1024, 0)} KiB in ${run.blobsAtEnd.keys} keys at the end: ${[
+      ...run.blobsAtEnd.byStore,
     ]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([store, n]) => `${store} ${n}`)
       .join(', ')}`,
   );
   console.info(
-    `- Upstream: ${fakesAtEnd.upstreamRequests} queue-times requests over ${fakesAtEnd.upstreamPaths} parks in ${fmt((simNow() - simulatedStart) / MINUTE, 0)} simulated minutes (one per park per 5-minute window at most would be ${PARKS.length * Math.ceil((simNow() - simulatedStart) / (5 * MINUTE))}); ${fakesAtEnd.photoMediaRequests} photo feed requests`,
+    `- Upstream: ${run.fakesAtEnd.upstreamRequests} queue-times requests over ${run.fakesAtEnd.upstreamPaths} parks in ${fmt((simNow() - run.simulatedStart) / MINUTE, 0)} simulated minutes (one per park per 5-minute window at most would be ${PARKS.length * Math.ceil((simNow() - run.simulatedStart) / (5 * MINUTE))}); ${run.fakesAtEnd.photoMediaRequests} photo feed requests`,
   );
   console.info(
     `- Sampled wait-time answers: ${waits.bodies} bodies, oldest data ${fmt(waits.maxAgeMs / MINUTE, 1)} simulated minutes; of ${waits.rides} rides ${waits.up} trending up, ${waits.down} down, ${waits.forecastMoved} with a forecast other than the current wait`,
   );
   console.info(`- Sampled GET /api/location answers: ${locations.live} live, ${locations.stale} stale`);
   console.info(
-    `- Contact: ${contactsAccepted} messages accepted (${contactsQueued} answered 202 during ${smtpOutages} SMTP outages of ${SMTP_OUTAGE.lastingMs / 1000} s), ${fakesAtEnd.distinctMessageIds} distinct messages received by the SMTP server (${fakesAtEnd.mails} mails) after ${fmt(outboxDrainMs / 1000, 0)} s of draining`,
+    `- Contact: ${run.contactsAccepted} messages accepted (${run.contactsQueued} answered 202 during ${run.smtpOutages} SMTP outages of ${SMTP_OUTAGE.lastingMs / 1000} s), ${run.fakesAtEnd.distinctMessageIds} distinct messages received by the SMTP server (${run.fakesAtEnd.mails} mails) after ${fmt(run.outboxDrainMs / 1000, 0)} s of draining`,
   );
   console.info(
-    `- Jobs: ${fakesAtEnd.builds} build hook calls (daily publish), ${fakesAtEnd.sharedPosts} posts shared of ${postsPublished + 1} published (hourly), ${fakesAtEnd.photoTokensIssued} photo tokens refreshed (daily at 03:30)`,
+    `- Jobs: ${run.fakesAtEnd.builds} build hook calls (daily publish), ${run.fakesAtEnd.sharedPosts} posts shared of ${run.postsPublished + 1} published (hourly), ${run.fakesAtEnd.photoTokensIssued} photo tokens refreshed (daily at 03:30)`,
   );
   console.info(
-    `- Status at the end: publish ${publishStatus.status} (${(publishStatus.lastRun as { message?: string } | null)?.message ?? 'no run'}); network ${networkStatus.status} (${(networkStatus.lastShare as { message?: string } | null)?.message ?? 'no share'}); photo feed ${(photoFeed.items as unknown[] | undefined)?.length ?? 0} items`,
+    `- Status at the end: publish ${run.publishStatus.status} (${(run.publishStatus.lastRun as { message?: string } | null)?.message ?? 'no run'}); network ${run.networkStatus.status} (${(run.networkStatus.lastShare as { message?: string } | null)?.message ?? 'no share'}); photo feed ${(run.photoFeed.items as unknown[] | undefined)?.length ?? 0} items`,
   );
   console.info(
-    `- Server log: ${logLines.stdout} stdout lines, ${logLines.stderr} stderr lines${logLines.problems.size > 0 ? '; warnings and errors:' : ', no warnings or errors'}`,
+    `- Server log: ${run.logLines.stdout} stdout lines, ${run.logLines.stderr} stderr lines${run.logLines.problems.size > 0 ? '; warnings and errors:' : ', no warnings or errors'}`,
   );
   let unexpectedLogLines = 0;
-  for (const [line, n] of logLines.problems) {
+  for (const [line, n] of run.logLines.problems) {
     const expected = EXPECTED_LOG.find(({ pattern }) => pattern.test(line));
     if (!expected) unexpectedLogLines += n;
     console.info(`  - ${n}× ${line}${expected ? ` (expected: ${expected.why})` : ' (UNEXPECTED)'}`);
   }
   console.info(`- Harness: ${sent} requests sent, ${skipped} not sent because ${MAX_IN_FLIGHT} were in flight`);
-  console.info(`- Stop: SIGTERM → exit code ${exitCode} in ${fmt(stopMs, 0)} ms`);
+  console.info(`- Stop: SIGTERM → exit code ${run.exitCode} in ${fmt(run.stopMs, 0)} ms`);
 
   const verdictErrors =
     totalErrors === 0
@@ -173,12 +155,12 @@ export function printReport(run: RunFigures): void {
     `\n**Verdict: ${verdictErrors}** in ${totalRequests} requests; ${unexpectedLogLines} unexpected server log lines.`,
   );
   console.info(
-    `**Memory: retained heap ${heapVerdict}**: after the ${majorGcs} major GCs past warm-up (the first ${fmt(WARM_UP_SHARE * 100, 0)} %), ${fmt(heapMean)} MiB on average, slope ${fmt(heapSlope, 2)} MiB/min, range ${fmt(range(heapSeries))} MiB. RSS ${rssStart === undefined ? 'n/a' : fmt(rssStart)} → ${finalRss === undefined ? 'n/a' : fmt(finalRss)} MiB: slope after warm-up ${fmt(slope(rssSeries), 2)} MiB/min, range ${fmt(range(rssSeries))} MiB, per third of the run ${rssPerThird.join(' / ')} MiB.`,
+    `**Memory: retained heap ${heapVerdict}**: after the ${majorGcs} major GCs past warm-up (the first ${fmt(WARM_UP_SHARE * 100, 0)} %), ${fmt(heapMean)} MiB on average, slope ${fmt(heapSlope, 2)} MiB/min, range ${fmt(range(heapSeries))} MiB. RSS ${rssStart === undefined ? 'n/a' : fmt(rssStart)} → ${run.finalRss === undefined ? 'n/a' : fmt(run.finalRss)} MiB: slope after warm-up ${fmt(slope(rssSeries), 2)} MiB/min, range ${fmt(range(rssSeries))} MiB, per third of the run ${rssPerThird.join(' / ')} MiB.`,
   );
-  const lastThirdKeys = samples
-    .filter((sample) => sample.atMs >= (trafficMs * 2) / 3)
+  const lastThirdKeys = run.samples
+    .filter((sample) => sample.atMs >= (run.trafficMs * 2) / 3)
     .map((sample) => sample.blobs.keys);
   console.info(
-    `**Blobs: ${fmt(blobsAtStart.bytes / 1024, 0)} → ${fmt(blobsAtEnd.bytes / 1024, 0)} KiB, ${blobsAtStart.keys} → ${blobsAtEnd.keys} keys** (${Math.min(...lastThirdKeys)}–${Math.max(...lastThirdKeys)} over the last third of the run).`,
+    `**Blobs: ${fmt(run.blobsAtStart.bytes / 1024, 0)} → ${fmt(run.blobsAtEnd.bytes / 1024, 0)} KiB, ${run.blobsAtStart.keys} → ${run.blobsAtEnd.keys} keys** (${Math.min(...lastThirdKeys)}–${Math.max(...lastThirdKeys)} over the last third of the run).`,
   );
 }
