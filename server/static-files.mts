@@ -94,7 +94,7 @@ export function loadPageHeaders(root: string): (pathname: string) => Record<stri
 /**
  * Sends one file of the static output with `send` (what @astrojs/node uses: ETag, Last-Modified,
  * 304, ranges, HEAD). The headers given win over `send`'s defaults (it keeps a Content-Type and
- * Cache-Control already set). If the file cannot be read, `fallback` answers instead.
+ * Cache-Control already set).
  */
 export function sendFile(
   req: http.IncomingMessage,
@@ -107,9 +107,21 @@ export function sendFile(
     dotfiles: options.file.startsWith('/.well-known/') ? 'allow' : 'deny',
     index: false,
   });
-  stream.once('error', () => {
+  let found = false;
+  stream.once('file', () => {
+    found = true;
+  });
+  // With a listener, `send` leaves the error to us and keeps the headers set above (a 416 for a
+  // range past the end, a 412): answered as @astrojs/node answers them, status only. A file that
+  // is gone goes to the fallback, without this file's headers.
+  stream.once('error', (error: Error & { statusCode?: number }) => {
     if (res.headersSent) {
       res.destroy();
+      return;
+    }
+    if (found) {
+      const status = error.statusCode ?? 500;
+      res.writeHead(status).end(status >= 500 ? 'Internal server error' : '');
       return;
     }
     for (const name of Object.keys(options.headers)) res.removeHeader(name);
