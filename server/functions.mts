@@ -105,3 +105,13 @@ export function createContext(options: {
   };
   return context as unknown as Context;
 }
+
+/** Runs a function on a Web `Request`; a function that throws is answered as the bug it is (500, no stack). */
+export async function runFunction(fn: LoadedFunction, request: Request, context: Context): Promise<Response> {
+  try {
+    return await fn.handler(request, context);
+  } catch (error) {
+    console.error(`Function ${fn.name} failed:`, error);
+    return Response.json({ error: 'internal error' }, { status: 500, headers: { 'Cache-Control': 'no-store' } });
+  }
+}

@@ -1,5 +1,6 @@
 import type { CacheProvider, CacheProviderFactory } from 'astro';
 import memoryCacheProvider from 'astro/cache/memory';
+import { answerConditional } from '../platform/conditional-request.ts';
 import { type MirroredEntry, mirrorKey, publishRouteCacheMirror } from './route-cache-mirror.ts';
 
 /**
@@ -9,9 +10,14 @@ import { type MirroredEntry, mirrorKey, publishRouteCacheMirror } from './route-
  * Astro's provider chose to cache, serves them only while fresh by the same `max-age` rule, and
  * forgets them when Astro invalidates. Stale and missing entries go through Astro as before, so
  * stale-while-revalidate stays Astro's. https://docs.astro.build/en/reference/cache-provider-reference/
+ *
+ * Astro runs the provider around the middleware and the route, so a cached copy already carries
+ * what src/middleware.ts adds. The provider also answers conditional GETs with 304, as the CDN
+ * does on Netlify, for cached and uncached on-demand answers alike.
  */
 
-// Headers Astro removes from a cached response before it leaves (core/cache/handler.js).
+// Headers Astro's memory provider does not keep (set-cookie) or its handler removes before a
+// response leaves (cdn-cache-control, cache-tag: core/cache/handler.js).
 const INTERNAL_HEADERS = new Set(['cdn-cache-control', 'cache-tag', 'set-cookie']);
 
 function maxAgeOf(cdnCacheControl: string | null): number {
@@ -33,11 +39,11 @@ const provider: CacheProviderFactory<{ max?: number }> = (config) => {
     }
     const url = new URL(request.url);
     const copy = response.clone();
-    const headers: [string, string][] = [];
+    const headers = new Headers();
     copy.headers.forEach((value, name) => {
-      if (!INTERNAL_HEADERS.has(name)) headers.push([name, value]);
+      if (!INTERNAL_HEADERS.has(name)) headers.append(name, value);
     });
-    headers.push(['x-astro-cache', 'HIT']);
+    headers.set('x-astro-cache', 'HIT'); // what the memory provider sets on a hit
     const body = new Uint8Array(await copy.arrayBuffer());
     const key = mirrorKey(url);
     entries.delete(key);
@@ -58,13 +64,16 @@ const provider: CacheProviderFactory<{ max?: number }> = (config) => {
 
   return {
     name: 'memory',
-    onRequest(context, next) {
-      if (!inner.onRequest) return next();
-      return inner.onRequest(context, async () => {
-        const response = await next();
-        await remember(context.request, response);
-        return response;
-      });
+    async onRequest(context, next) {
+      const { request } = context;
+      const response = inner.onRequest
+        ? await inner.onRequest(context, async () => {
+            const fresh = await next();
+            await remember(request, fresh);
+            return fresh;
+          })
+        : await next();
+      return answerConditional(request.method, Object.fromEntries(request.headers), response);
     },
     async invalidate(options) {
       const tags = new Set([options.tags ?? []].flat());

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
-import { headersFor, loadHeaderRules, staticPathnames } from '../../server/static-headers.mts';
+import { headersFor, loadHeaderRules, staticFiles } from '../../server/static-files.mts';
 import { parseCacheControl, parseCsp, parseLinkHeader, parseMediaType } from '../support/http-headers.ts';
 import { BUILT_SITE_URL, ROOT, type ServedSite, startServedSite } from '../support/served-site.ts';
 
@@ -274,8 +274,8 @@ describe('HTML pages', () => {
 
 describe('static files', () => {
   it('get the headers netlify.toml gives them on Netlify, from the local runtime too', async () => {
-    const rules = loadHeaderRules(ROOT);
-    const paths = [...staticPathnames(path.join(ROOT, 'dist/client'))].filter(
+    const rules = await loadHeaderRules(ROOT);
+    const paths = [...staticFiles(path.join(ROOT, 'dist/client')).keys()].filter(
       (pathname) => !pathname.startsWith('/_astro/'),
     );
     expect(paths).toContain('/docs/api/');
@@ -290,11 +290,11 @@ describe('static files', () => {
     }
   });
 
-  it('are never given one header by two rules (how Netlify would combine them is not documented)', () => {
-    const rules = loadHeaderRules(ROOT);
-    for (const pathname of staticPathnames(path.join(ROOT, 'dist/client'))) {
+  it('are never given one header by two rules (how Netlify would combine them is not documented)', async () => {
+    const rules = await loadHeaderRules(ROOT);
+    for (const pathname of staticFiles(path.join(ROOT, 'dist/client')).keys()) {
       const names = rules
-        .filter((rule) => rule.pattern.test({ pathname }))
+        .filter((rule) => rule.forRegExp.test(pathname))
         .flatMap((rule) => Object.keys(rule.values).map((name) => name.toLowerCase()));
       expect(names.length, pathname).toBe(new Set(names).size);
     }

@@ -8,7 +8,7 @@ import { type RunningSite, readableTarget, requestUrl, startSite } from '../../s
 import { LoopbackClient, type RawRequest } from '../support/loopback-client.ts';
 import { eventually, ROOT, startServedSite } from '../support/served-site.ts';
 
-// A project root of its own: the real build, plus test functions that exercise each kind of `config`.
+// A project root of its own: the real build and netlify.toml, plus test functions that exercise each kind of `config`.
 const FUNCTIONS: Record<string, string> = {
   'echo.mts': `
     export default async (req, context) => Response.json({
@@ -32,6 +32,7 @@ const get = (pathname: string, init?: RequestInit) => fetch(`${site.url}${pathna
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'site-api-root-'));
   await symlink(path.join(ROOT, 'dist'), path.join(root, 'dist'));
+  await symlink(path.join(ROOT, 'netlify.toml'), path.join(root, 'netlify.toml'));
   await mkdir(path.join(root, 'netlify/functions'), { recursive: true });
   for (const [file, source] of Object.entries(FUNCTIONS)) {
     await writeFile(path.join(root, 'netlify/functions', file), source);
@@ -206,6 +207,16 @@ describe('prerendered files', () => {
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       expect(await response.json()).toEqual({ error: 'method not allowed' });
+    },
+  );
+
+  it.each(['GET', 'HEAD'])(
+    'answer a %s for a range past their end with 416 that still carries their headers (found by the fuzz test)',
+    async (method) => {
+      const response = await get('/parks/', { method, headers: { Range: 'bytes=999999-' } });
+      expect(response.status).toBe(416);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('link')).toBe('</.well-known/api-catalog>; rel="api-catalog"');
     },
   );
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { headersFor, parseHeaderRules } from '../../server/static-headers.mts';
+import { headersFor, loadHeaderRules } from '../../server/static-files.mts';
 import {
   AGENT_SKILLS_SCHEMA,
   buildSkillsIndex,
@@ -160,7 +161,16 @@ describe('Agent Skills', () => {
 });
 
 describe('the static headers of netlify.toml', () => {
-  const rules = parseHeaderRules(readFileSync(path.join(ROOT, 'netlify.toml'), 'utf8'));
+  /** The rules Netlify's own parser reads from a netlify.toml with this text. */
+  const rulesOf = async (toml: string) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'site-api-toml-'));
+    try {
+      await writeFile(path.join(dir, 'netlify.toml'), toml);
+      return await loadHeaderRules(dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
 
   it.each([
     ['/', { 'X-Content-Type-Options': 'nosniff', Link: API_CATALOG_LINK }],
@@ -183,15 +193,22 @@ describe('the static headers of netlify.toml', () => {
         'Content-Type': 'text/markdown; charset=utf-8',
       },
     ],
-  ])('give %s its headers', (pathname, expected) => {
-    expect(headersFor(rules, pathname)).toEqual(expected);
+  ])('give %s its headers', async (pathname, expected) => {
+    expect(headersFor(await loadHeaderRules(ROOT), pathname)).toEqual(expected);
   });
 
-  it('match what the on-demand responses set in code', () => {
-    expect(headersFor(rules, '/index.html')).toEqual(BASE_HEADERS);
+  it('match what the on-demand responses set in code', async () => {
+    expect(headersFor(await loadHeaderRules(ROOT), '/index.html')).toEqual(BASE_HEADERS);
   });
 
-  it('are read from the TOML this project writes, and anything else in a rule is an error', () => {
+  it("give Astro's hashed assets a year of caching, as the Netlify adapter's config.json does", async () => {
+    expect(headersFor(await loadHeaderRules(ROOT), '/_astro/page.Ab12.js')).toEqual({
+      ...BASE_HEADERS,
+      'Cache-Control': 'public, max-age=31536000, immutable',
+    });
+  });
+
+  it("are read by Netlify's own parser: any TOML, `:placeholder` and `*` paths, and a rule it rejects fails the start", async () => {
     const toml = [
       '[build]',
       '  command = "ignored"',
@@ -202,15 +219,15 @@ describe('the static headers of netlify.toml', () => {
       `    Link = '<x>; rel="y"'`,
       '    "X-Quoted" = "a \\"b\\" \\u00e9"',
     ].join('\n');
-    const [rule] = parseHeaderRules(toml);
-    expect(rule?.values).toEqual({ Link: '<x>; rel="y"', 'X-Quoted': 'a "b" é' });
-    expect(headersFor(parseHeaderRules(toml), '/a/z/b')).toEqual(rule?.values);
-    expect(headersFor(parseHeaderRules(toml), '/a/z/c')).toEqual({});
-    expect(() => parseHeaderRules('[[headers]]\n  for = "/x"\n  status = "200"')).toThrow('unsupported key status');
-    expect(() => parseHeaderRules('[[headers]]\n  for = "/x"\n  [headers.values]\n    A = 1')).toThrow(
-      'expected a single string value',
+    const rules = await rulesOf(toml);
+    const expected = { Link: '<x>; rel="y"', 'X-Quoted': 'a "b" é' };
+    expect(headersFor(rules, '/a/z/b')).toEqual(expected);
+    expect(headersFor(rules, '/a/z/c')).toEqual({});
+    await expect(rulesOf('[[headers]]\n  for = "/x"\n  [headers.values]\n    A = 1')).rejects.toThrow(
+      'value must be a string',
     );
-    expect(() => parseHeaderRules('[[headers]]\n  [headers.values]\n    A = "b"')).toThrow('has no `for`');
+    await expect(rulesOf('[[headers]]\n  [headers.values]\n    A = "b"')).rejects.toThrow('Missing "for" field');
+    await expect(rulesOf('[[headers]\n')).rejects.toThrow('Could not parse configuration file');
   });
 });
 

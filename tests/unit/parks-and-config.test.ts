@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { etagMatches } from '../../server/runtime.mts';
 import { loadConfig } from '../../src/lib/config.ts';
 import { ConfigError } from '../../src/lib/errors.ts';
 import { findPark, PARKS } from '../../src/lib/parks.ts';
@@ -85,18 +84,5 @@ describe('loadConfig', () => {
     const config = loadConfig({ SITE_URL: 'https://example.com/', WAIT_TIMES_UPSTREAM_URL: 'http://127.0.0.1:9/' });
     expect(config.SITE_URL).toBe('https://example.com');
     expect(config.WAIT_TIMES_UPSTREAM_URL).toBe('http://127.0.0.1:9');
-  });
-});
-
-describe('etagMatches', () => {
-  it.each([
-    ['"abc"', '"abc"', true],
-    ['W/"abc"', '"abc"', true],
-    ['"x", "abc"', '"abc"', true],
-    ['*', '"abc"', true],
-    ['"abd"', '"abc"', false],
-    ['abc', '"abc"', false],
-  ])('If-None-Match %s against %s is %s', (condition, etag, expected) => {
-    expect(etagMatches(condition, etag)).toBe(expected);
   });
 });
