@@ -1,6 +1,5 @@
 import { bearer, JSON_TYPE, json, type MixKind, type Shot } from './soak-kinds.mts';
-import { parkPath } from './soak-mix.mts';
-import { CONTACT_POOL, OWNER_ADDRESS, OWNER_TOKEN, pick } from './soak-setup.mts';
+import { CONTACT_POOL, OWNER_ADDRESS, OWNER_TOKEN, parkPath, pick } from './soak-setup.mts';
 
 /** The bad requests of the soak's weighted mix (about 2 % in all): each must get its clear 4xx, never a 5xx. */
 export const BAD_REQUESTS: [number, MixKind][] = [

@@ -11,9 +11,8 @@ import {
   type Shot,
   waitTimesCheck,
 } from './soak-kinds.mts';
-import { pick } from './soak-setup.mts';
+import { parkPath, pick } from './soak-setup.mts';
 
-export const parkPath = () => `/api/wait-times?park=${pick(PARKS).slug}`;
 let cacheBuster = 0;
 
 /** The weighted mix of `npm run soak`: anonymous readers, pages, documents and some bad requests. */

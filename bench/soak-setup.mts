@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { PARKS } from '../src/lib/parks.ts';
 
 /** `npm run soak`: its options, constants, seeded randomness and the simulated clock as the harness sees it. */
 
@@ -70,3 +71,6 @@ export const rotating = (pool: readonly string[]) => {
   let next = 0;
   return () => pool[next++ % pool.length] as string;
 };
+
+/** A wait-times request for a random park. */
+export const parkPath = () => `/api/wait-times?park=${pick(PARKS).slug}`;

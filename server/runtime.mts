@@ -157,4 +157,3 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
     },
   };
 }
-

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from '@netlify/functions';
 import { describe, expect, it } from 'vitest';
-import { headersFor, parseHeaderRules } from '../../server/static-headers.mts';
+import { headersFor, loadHeaderRules } from '../../server/static-files.mts';
 import { parseCacheControl, parseLinkHeader, parseMediaType } from '../support/http-headers.ts';
 
 /**
@@ -155,9 +154,7 @@ describe('discovery documents name the served origin', () => {
       // The CLI's static server sends its own Cache-Control; Netlify applies netlify.toml's rule.
       const cacheControl = EDGE
         ? response.headers.get('cache-control')
-        : headersFor(parseHeaderRules(readFileSync(path.join(BUILD_DIR, 'netlify.toml'), 'utf8')), pathname)[
-            'Cache-Control'
-          ];
+        : headersFor(await loadHeaderRules(BUILD_DIR), pathname)['Cache-Control'];
       expect(cacheControl).toBe('public, max-age=300');
     },
   );
