@@ -1,6 +1,7 @@
 import { type HistorySample, type ParkSnapshot, ParkSnapshotSchema } from '../schemas/park-snapshot.ts';
 import type { WaitProfile } from '../schemas/wait-profile.ts';
 import type { WaitTimes } from '../schemas/wait-times.ts';
+import { recordDay } from '../wait-times/day-store.ts';
 import { getConfig } from './config.ts';
 import { BadRequestError, NotFoundError, UpstreamUnavailableError } from './errors.ts';
 import { outlookOf } from './forecast.ts';
@@ -111,6 +112,7 @@ async function refresh(park: Park, state: ParkState): Promise<Loaded> {
   const [, context] = await Promise.all([
     bestEffort(() => writeRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema, snapshot)),
     bestEffort(() => recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone)),
+    bestEffort(() => recordDay(park, snapshot)),
   ]);
   state.latest = { snapshot, ...(context ?? NO_CONTEXT) };
   return state.latest;
