@@ -103,4 +103,15 @@ describe('addSamples: a day as a bounded, order-free set of samples', () => {
     expect(Object.keys(day.rides)).toHaveLength(MAX_DAY_RIDES);
     expect(DayRecordSchema.safeParse(day).success).toBe(true);
   });
+
+  it('stays under 140 KB at its bounds (100 rides, 300 samples, 3-digit waits, 60-character names)', () => {
+    const rides = Object.fromEntries(
+      Array.from({ length: MAX_DAY_RIDES }, (_, i) => [String(100_000 + i), 'x'.repeat(60)]),
+    );
+    const samples = Array.from({ length: MAX_DAY_SAMPLES }, (_, i) =>
+      sample(i * SLOT_MS, Object.fromEntries(Object.keys(rides).map((id) => [id, 480]))),
+    );
+    const day = addSamples(emptyDay('2026-07-04'), samples, rides);
+    expect(Buffer.byteLength(JSON.stringify(day))).toBeLessThan(140 * 1024);
+  });
 });
