@@ -396,17 +396,20 @@ svg { display: block; overflow: visible; }
       try {
         // The browser's HTTP cache revalidates with If-None-Match (the API sends an ETag and
         // max-age=0), so an unchanged answer costs a 304.
-        // The day is an extra: its failure leaves the table as it is.
-        const day = fetch(this.#url('api/wait-times/history'), { signal: request.signal })
+        // The day is an extra, drawn when it arrives: it never holds up the table or the next
+        // refresh, and its failure leaves the table as it is.
+        const shown = this.#endpointShown;
+        fetch(this.#url('api/wait-times/history'), { signal: request.signal })
           .then((answer) => (answer.ok ? answer.json() : null))
-          .catch(() => null);
+          .then((day) => {
+            if (!isDay(day) || this.#endpointShown !== shown) return;
+            this.#day = day;
+            this.#save(day, ':day');
+            this.#render();
+          })
+          .catch(() => {});
         const response = await fetch(this.#endpoint, { signal: request.signal });
         if (response.ok) {
-          const dayBody = await day;
-          if (isDay(dayBody)) {
-            this.#day = dayBody;
-            this.#save(dayBody, ':day');
-          }
           const body = await response.json();
           if (!isWaitTimes(body)) throw new TypeError('unexpected response');
           this.#succeed(body);

@@ -3,7 +3,7 @@
  * on real data: a week of TouringPlans.com posted waits for two Animal Kingdom rides
  * (fixtures/touringplans, credit in CREDIT.md), sampled every 5 minutes as the service samples.
  * The forecaster learns the usual day from the first six days through the same `recordSample`
- * the service runs; the seventh day, up to 13:00, is the day shown.
+ * the service runs; the seventh day, up to 10:00, is the day shown.
  */
 import posted from '../../fixtures/touringplans/AK85-AK86-posted-2019-02-17-to-24.json' with { type: 'json' };
 import { findPark } from '../lib/parks.ts';
@@ -18,7 +18,7 @@ const RIDES = { AK85: "Na'vi River Journey", AK86: 'Avatar Flight of Passage' } 
 /** A posted wait is still the ride's wait this long after it was posted (the data has one about every 7 minutes). */
 const STILL_POSTED_MS = 15 * 60_000;
 const SHOWN_DAY = '2019-02-24';
-const SHOWN_UNTIL = Date.parse('2019-02-24T18:00:00Z'); // 13:00 Eastern
+const SHOWN_UNTIL = Date.parse('2019-02-24T15:00:00Z'); // 10:00 Eastern
 
 /** The series as the service would have sampled it: every 5 minutes, the last posted wait of each ride. */
 function sampled(): HistorySample[] {
