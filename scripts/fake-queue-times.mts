@@ -3,6 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minuteOfDay } from '../src/lib/local-time.ts';
+import { PARKS } from '../src/lib/parks.ts';
 
 /**
  * A local stand-in for queue-times.com that replays real recorded payloads (fixtures/queue-times),
@@ -74,16 +76,31 @@ interface RideLike {
 }
 
 /**
- * Moves the recorded waits along a slow wave (a 2-hour period, phase by ride), in 5-minute
- * steps, so that a demo shows trends after half an hour.
+ * How busy a park is at a local time of day, from 0.15 (night) to 1 (the early-afternoon peak):
+ * a slow climb after the morning opening and a long fall towards the evening.
  */
-export function movingWaits(payload: unknown, now: number): unknown {
+export function dayShape(localMinute: number): number {
+  const hour = localMinute / 60;
+  if (hour < 8 || hour >= 22) return 0.15;
+  return 0.15 + 0.85 * Math.exp(-((hour - 14) ** 2) / (2 * 3.2 ** 2));
+}
+
+/** The time zone of a queue-times park id (a park without one in the table follows UTC). */
+const zoneOf = (parkId: number) => PARKS.find((park) => park.queueTimesId === parkId)?.timezone ?? 'UTC';
+
+/**
+ * Moves the recorded waits along a believable day in the park's own time zone (`dayShape`),
+ * scaled by `crowd` (1 = a usual day), with a small wobble per ride, in 5-minute steps: waits
+ * climb to an early-afternoon peak and fall towards the evening.
+ */
+export function movingWaits(payload: unknown, now: number, parkId = 0, crowd = 1): unknown {
   const at = new Date(now).toISOString();
+  const shape = dayShape(minuteOfDay(now, zoneOf(parkId)));
   const move = (ride: RideLike): RideLike => {
     if (!ride.is_open) return { ...ride, last_updated: at };
     const base = ride.wait_time > 0 ? ride.wait_time : 15 + (ride.id % 6) * 5;
-    const phase = (now / (120 * 60_000)) * 2 * Math.PI + ride.id;
-    const wait = Math.max(5, Math.round((base * (1 + 0.6 * Math.sin(phase))) / 5) * 5);
+    const wobble = 0.12 * Math.sin((now / (50 * 60_000)) * 2 * Math.PI + ride.id);
+    const wait = Math.max(5, Math.round((base * 1.6 * shape * crowd * (1 + wobble)) / 5) * 5);
     return { ...ride, wait_time: wait, last_updated: at };
   };
   const park = payload as { lands: { rides: RideLike[] }[]; rides: RideLike[] };
@@ -95,8 +112,10 @@ export function movingWaits(payload: unknown, now: number): unknown {
 }
 
 export interface FakeQueueTimesOptions {
-  /** Waits move along a slow wave (for the demo). */
+  /** Waits move along a day-shaped curve (for the demo and the soak). */
   moving?: boolean;
+  /** With `moving`: how busy today is against a usual day (1, the default, is usual). */
+  crowd?: number;
   port?: number;
   /**
    * Test-only: `POST /__control` with a FakeControl body changes mode, delay and payloads from
@@ -184,7 +203,7 @@ export async function startFakeQueueTimes(options: FakeQueueTimesOptions = {}): 
       }
       default: {
         const payload = overrides.get(parkId) ?? recordedPayload(parkId);
-        json(JSON.stringify(options.moving ? movingWaits(payload, Date.now()) : payload));
+        json(JSON.stringify(options.moving ? movingWaits(payload, Date.now(), parkId, options.crowd) : payload));
       }
     }
   });

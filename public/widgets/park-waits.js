@@ -1,5 +1,6 @@
 /**
- * <park-waits park="epcot"></park-waits>: live ride waits for one park, from /api/wait-times.
+ * <park-waits park="epcot"></park-waits>: live ride waits for one park, from /api/wait-times, and
+ * each ride's day so far against its usual day, from /api/wait-times/history.
  * Plain modern JavaScript, no dependencies, no build step. Load it with one classic script tag:
  *   <script src="https://SITE/widgets/park-waits.js" defer></script>
  * Attributes: park (required), api-base (default: the origin this script came from), open-only,
@@ -40,6 +41,9 @@
     'wait-desc': (a, b) => b.open - a.open || b.wait - a.wait || byName(a, b),
     'wait-asc': (a, b) => b.open - a.open || a.wait - b.wait || byName(a, b),
   };
+
+  const HALF_HOUR = 30 * 60_000;
+  const SVG = 'http://www.w3.org/2000/svg';
 
   const CSS = `
 :host {
@@ -97,12 +101,32 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
   position: absolute; inline-size: 1px; block-size: 1px; margin: -1px; padding: 0; border: 0;
   overflow: hidden; clip-path: inset(50%); white-space: nowrap;
 }
+.summary { margin: 0 0 0.75rem; }
+.summary[hidden] { display: none; }
+.summary p { margin: 0 0 0.375rem; }
+.crowd { font-weight: 600; }
+.axis { display: flex; justify-content: space-between; font-size: 0.75em; color: var(--_muted); }
+svg { display: block; overflow: visible; }
+.park-chart { inline-size: 100%; block-size: 4.5rem; }
+.chart { inline-size: 100%; block-size: 2.25rem; }
+.usual { fill: var(--_muted); opacity: 0.22; stroke: none; }
+.today, .forecast { fill: none; stroke: var(--_accent); stroke-width: 2; stroke-linejoin: round; stroke-linecap: round; }
+.forecast { stroke-dasharray: 3 3; }
+.now { fill: var(--_accent); }
+.soon { fill: var(--_bg); stroke: var(--_accent); stroke-width: 1.5; }
+.nowline { stroke: var(--_muted); stroke-width: 1; stroke-dasharray: 2 2; }
+.day { vertical-align: middle; inline-size: 9rem; }
+.usually { display: block; font-size: 0.75em; color: var(--_muted); white-space: nowrap; }
 /* Narrow (a phone, a sidebar): room for ride names; "min" stays for screen readers only. */
 @container (max-width: 26rem) {
   .frame { padding: 0.625rem; }
   th, td { padding-inline: 0.25rem; }
   thead .num { white-space: normal; }
   .unit { position: absolute; inline-size: 1px; block-size: 1px; overflow: hidden; clip-path: inset(50%); }
+  /* The chart shrinks before the ride names do; "usually" stays in the sentence read out. */
+  .day { inline-size: 3.75rem; }
+  .usually { display: none; }
+  tbody th { overflow-wrap: break-word; hyphens: auto; }
 }`;
 
   let sheet = null;
@@ -158,6 +182,8 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
     static observedAttributes = ['park', 'api-base', 'open-only', 'sort', 'label'];
 
     #data = null;
+    /** The park's day so far (GET /api/wait-times/history), or null. */
+    #day = null;
     /** null, or what went wrong last: 'offline' | 'failed' | 'unknown-park' | 'no-park'. */
     #problem = null;
     #loading = false;
@@ -178,6 +204,7 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
     #table;
     #time;
     #age;
+    #summary;
 
     constructor() {
       super();
@@ -219,6 +246,7 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
             h('th', { scope: 'col', class: 'num' }, 'Wait'),
             h('th', { scope: 'col', class: 'trend' }, 'Trend', hidden(' over the last 30 minutes')),
             h('th', { scope: 'col', class: 'num' }, hidden('Forecast '), 'In 30 min'),
+            h('th', { scope: 'col', class: 'day' }, 'Today', hidden(' against a usual day')),
           ),
         ),
         this.#rows,
@@ -227,12 +255,14 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
       this.#age = h('span', { part: 'age' });
       // The provider's terms: "Powered by Queue-Times.com", linked, shown wherever its data is.
       const attribution = h('a', { href: ATTRIBUTION_URL, part: 'attribution' }, 'Powered by Queue-Times.com');
+      this.#summary = h('div', { class: 'summary', part: 'summary' });
       root.append(
         h(
           'div',
           { class: 'frame', part: 'frame' },
           this.#toolbar,
           this.#status,
+          this.#summary,
           this.#table,
           h('p', { class: 'footer', part: 'footer' }, this.#age, attribution),
         ),
@@ -282,6 +312,10 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
     }
 
     get #endpoint() {
+      return this.#url('api/wait-times');
+    }
+
+    #url(path) {
       let base;
       try {
         base = new URL(this.getAttribute('api-base') || DEFAULT_BASE, location.href);
@@ -289,7 +323,7 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
         base = new URL(DEFAULT_BASE);
       }
       if (!base.pathname.endsWith('/')) base.pathname += '/';
-      const url = new URL('api/wait-times', base);
+      const url = new URL(path, base);
       url.searchParams.set('park', this.#park);
       return url.href;
     }
@@ -307,6 +341,7 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
         this.#lastFetchAt = 0;
         this.#dueAt = null;
         this.#data = this.#park ? this.#restore() : null;
+        this.#day = this.#data ? this.#restore(':day') : null;
         // A saved copy the API would still answer with needs no request until it ages out.
         const freshFor = this.#data ? this.#data.updatedAt + FRESH_MS - Date.now() : 0;
         if (freshFor > 0) this.#dueAt = Date.now() + freshFor + spread();
@@ -361,6 +396,18 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
       try {
         // The browser's HTTP cache revalidates with If-None-Match (the API sends an ETag and
         // max-age=0), so an unchanged answer costs a 304.
+        // The day is an extra, drawn when it arrives: it never holds up the table or the next
+        // refresh, and its failure leaves the table as it is.
+        const shown = this.#endpointShown;
+        fetch(this.#url('api/wait-times/history'), { signal: request.signal })
+          .then((answer) => (answer.ok ? answer.json() : null))
+          .then((day) => {
+            if (!isDay(day) || this.#endpointShown !== shown) return;
+            this.#day = day;
+            this.#save(day, ':day');
+            this.#render();
+          })
+          .catch(() => {});
         const response = await fetch(this.#endpoint, { signal: request.signal });
         if (response.ok) {
           const body = await response.json();
@@ -407,18 +454,19 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
       this.#render();
     }
 
-    #restore() {
+    #restore(suffix = '') {
       try {
-        const saved = JSON.parse(localStorage.getItem(this.#storageKey) ?? 'null');
+        const saved = JSON.parse(localStorage.getItem(this.#storageKey + suffix) ?? 'null');
+        if (suffix) return isDay(saved) && saved.dayEndsAt > Date.now() ? saved : null;
         return isWaitTimes(saved) && Date.now() - saved.updatedAt < KEEP_MS ? saved : null;
       } catch {
         return null; // storage may be disabled or full; the element works without it
       }
     }
 
-    #save(body) {
+    #save(body, suffix = '') {
       try {
-        localStorage.setItem(this.#storageKey, JSON.stringify(body));
+        localStorage.setItem(this.#storageKey + suffix, JSON.stringify(body));
       } catch {
         // as above
       }
@@ -459,7 +507,10 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
       this.#toolbar.hidden = rides.length === 0;
       this.#caption.textContent = this.getAttribute('label') || 'Live wait times';
       this.#table.hidden = shown.length === 0;
-      this.#rows.replaceChildren(...shown.map(row));
+      const day = dayView(this.#day, this.#data);
+      this.#rows.replaceChildren(...shown.map((ride) => row(ride, day)));
+      this.#summary.hidden = !day || rides.length === 0;
+      this.#summary.replaceChildren(...(day ? summary(day) : []));
 
       const message = this.#message();
       if (this.#status.textContent !== message) this.#status.textContent = message;
@@ -481,7 +532,7 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
     }
   }
 
-  function row(ride) {
+  function row(ride, day) {
     const trend = Object.hasOwn(TRENDS, ride.trend) ? ride.trend : 'flat';
     const [arrow, word] = TRENDS[trend];
     return h(
@@ -495,7 +546,189 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
       ride.open && Number.isFinite(ride.forecast)
         ? h('td', { class: 'num' }, minutes(ride.forecast))
         : h('td', { class: 'num none' }, symbol('–'), hidden('no forecast')),
+      dayCell(ride, day),
     );
+  }
+
+  const isDay = (body) =>
+    body !== null &&
+    typeof body === 'object' &&
+    Array.isArray(body.times) &&
+    Array.isArray(body.rides) &&
+    Number.isFinite(body.dayEndsAt) &&
+    body.rides.every((ride) => ride && Array.isArray(ride.waits) && Array.isArray(ride.usual));
+
+  const known = (value) => Number.isFinite(value);
+
+  /**
+   * What the charts share: the time span (the hours with samples or a usual wait), the wait scale,
+   * the rides of the day by name and the half hour of "now" (the time of the live data).
+   */
+  function dayView(day, data) {
+    if (!day || !data) return null;
+    // Start of half hour i of the local day; counted back from the day's end, so it stays right
+    // after a DST change (they happen at night, before any park opens).
+    const slotAt = (i) => day.dayEndsAt - (48 - i) * HALF_HOUR;
+    const learned = [];
+    for (let i = 0; i < 48; i++) if (day.rides.some((ride) => known(ride.usual[i]))) learned.push(i);
+    const now = data.updatedAt;
+    const starts = [day.times[0], learned.length ? slotAt(learned[0]) : NaN].filter(known);
+    const ends = [now + HALF_HOUR, learned.length ? slotAt(learned.at(-1) + 1) : NaN].filter(known);
+    if (starts.length === 0 || (day.times.length === 0 && learned.length === 0)) return null;
+    const start = Math.min(...starts);
+    const end = Math.max(...ends, start + HALF_HOUR);
+    let max = 30;
+    for (const ride of day.rides)
+      for (const wait of [...ride.waits, ...ride.usual]) if (known(wait)) max = Math.max(max, wait);
+    for (const ride of data.rides) if (known(ride.forecast)) max = Math.max(max, ride.forecast, ride.wait);
+    const nowIndex = Math.min(47, Math.max(0, 48 - Math.ceil((day.dayEndsAt - now) / HALF_HOUR)));
+    return {
+      day,
+      data,
+      start,
+      end,
+      max: Math.ceil(max / 30) * 30,
+      slotAt,
+      now,
+      nowIndex,
+      byName: new Map(day.rides.map((ride) => [ride.name, ride])),
+    };
+  }
+
+  function svg(tag, attributes = {}, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) if (value != null) node.setAttribute(name, value);
+    node.append(...children.filter(Boolean));
+    return node;
+  }
+
+  const fixed = (value) => Math.round(value * 10) / 10;
+
+  /**
+   * A chart of one series against its usual day: the usual wait per half hour as a faint band,
+   * today's waits as a line (broken while closed), now as a dot and the forecast as a dashed step.
+   */
+  function chart(view, { width, height, cls, waits, usual, nowWait, soon, label }) {
+    const x = (t) => fixed(((t - view.start) / (view.end - view.start)) * width);
+    const y = (w) => fixed(height - (Math.min(w, view.max) / view.max) * height);
+    let band = '';
+    usual.forEach((wait, i) => {
+      if (!known(wait)) return;
+      const [from, to] = [x(view.slotAt(i)), x(view.slotAt(i + 1))];
+      if (to < 0 || from > width) return;
+      band += `M${Math.max(0, from)} ${height}V${y(wait)}H${Math.min(width, to)}V${height}Z`;
+    });
+    let line = '';
+    let open = false;
+    view.day.times.forEach((t, i) => {
+      const wait = waits[i];
+      if (!known(wait)) {
+        open = false;
+        return;
+      }
+      line += `${open ? 'L' : 'M'}${x(t)} ${y(wait)}`;
+      if (!open && !known(waits[i + 1])) line += 'h0';
+      open = true;
+    });
+    // Stretched to the space it gets; strokes and dots keep their size (non-scaling strokes).
+    const frame = { class: cls, viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: 'none' };
+    const attributes = label
+      ? { ...frame, role: 'img', 'aria-label': label }
+      : { ...frame, 'aria-hidden': 'true', focusable: 'false' };
+    const stroke = (name, d) => svg('path', { class: name, d, 'vector-effect': 'non-scaling-stroke' });
+    const dot = (name, t, wait) => stroke(name, `M${x(t)} ${y(wait)}h0`);
+    return svg(
+      'svg',
+      attributes,
+      band && svg('path', { class: 'usual', d: band }),
+      stroke('nowline', `M${x(view.now)} 0V${height}`),
+      line && stroke('today', line),
+      known(nowWait) &&
+        known(soon) &&
+        stroke('forecast', `M${x(view.now)} ${y(nowWait)}L${x(view.now + HALF_HOUR)} ${y(soon)}`),
+      known(nowWait) && known(soon) && dot('soon', view.now + HALF_HOUR, soon),
+      known(nowWait) && dot('now', view.now, nowWait),
+    );
+  }
+
+  /** "45 min now, usually 30 at this hour, about 50 in half an hour", or as much of it as is known. */
+  function sentence(ride, usualNow) {
+    const usually = known(usualNow) ? `usually ${usualNow} at this hour` : 'no usual wait learned for this hour yet';
+    if (!ride.open) return `Closed now, ${usually}`;
+    const soon = known(ride.forecast) ? `, about ${ride.forecast} in half an hour` : '';
+    return `${ride.wait} min now, ${usually}${soon}`;
+  }
+
+  function dayCell(ride, view) {
+    const day = view?.byName.get(ride.name);
+    if (!day) return h('td', { class: 'day none' }, symbol('–'), hidden('no history today'));
+    const usualNow = day.usual[view.nowIndex];
+    return h(
+      'td',
+      { class: 'day', part: 'day' },
+      chart(view, {
+        width: 120,
+        height: 36,
+        cls: 'chart',
+        waits: day.waits,
+        usual: day.usual,
+        nowWait: ride.open ? ride.wait : null,
+        soon: ride.open ? ride.forecast : null,
+      }),
+      h('span', { class: 'usually', 'aria-hidden': 'true' }, known(usualNow) ? `usually ${usualNow}` : ''),
+      hidden(`${sentence(ride, usualNow)}.`),
+    );
+  }
+
+  const mean = (values) => {
+    const list = values.filter(known);
+    return list.length ? list.reduce((sum, value) => sum + value, 0) / list.length : null;
+  };
+
+  function clock(at, timeZone) {
+    try {
+      return new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', timeZone }).format(at);
+    } catch {
+      return new Date(at).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+    }
+  }
+
+  const CROWD = {
+    busier: (pct) => `Busier than usual today: waits are ${pct} % longer than usual at these hours.`,
+    quieter: (pct) => `Quieter than usual today: waits are ${pct} % shorter than usual at these hours.`,
+    usual: () => 'A usual day: waits are about as long as usual at these hours.',
+  };
+
+  /** The park's crowd level in words and its average wait today against the usual day. */
+  function summary(view) {
+    const { crowd, timeZone } = view.day;
+    const word = Object.hasOwn(CROWD, crowd?.level) ? crowd.level : null;
+    const text = word
+      ? CROWD[word](Math.round(Math.abs(crowd.ratio - 1) * 100))
+      : 'Not enough history yet to compare today with a usual day.';
+    const basis =
+      word && known(crowd.since)
+        ? ` Compared ${crowd.comparisons} readings of ${crowd.rides} rides since ${clock(crowd.since, timeZone)}.`
+        : '';
+    const average = view.day.times.map((_, i) => mean(view.day.rides.map((ride) => ride.waits[i])));
+    const usual = Array.from({ length: 48 }, (_, i) => mean(view.day.rides.map((ride) => ride.usual[i])));
+    const open = view.data.rides.filter((ride) => ride.open);
+    const nowWait = open.length ? Math.round(mean(open.map((ride) => ride.wait))) : null;
+    const usualNow = known(usual[view.nowIndex]) ? Math.round(usual[view.nowIndex]) : null;
+    const label = `Average wait across rides today against a usual day${
+      known(nowWait) ? `: ${nowWait} min now${known(usualNow) ? `, usually ${usualNow} at this hour` : ''}` : ''
+    }.`;
+    return [
+      h('p', {}, h('span', { class: 'crowd', part: 'crowd' }, text), basis),
+      chart(view, { width: 300, height: 60, cls: 'park-chart', waits: average, usual, nowWait, soon: null, label }),
+      h(
+        'p',
+        { class: 'axis', 'aria-hidden': 'true' },
+        h('span', {}, clock(view.start, timeZone)),
+        h('span', {}, 'line: today · band: usual'),
+        h('span', {}, clock(view.end, timeZone)),
+      ),
+    ];
   }
 
   customElements.define(TAG, ParkWaits);

@@ -7,6 +7,7 @@ import {
 } from '../schemas/park-snapshot.ts';
 import type { WaitProfile } from '../schemas/wait-profile.ts';
 import type { WaitTimes } from '../schemas/wait-times.ts';
+import { recordDay } from '../wait-times/day-store.ts';
 import { getConfig } from './config.ts';
 import { BadRequestError, NotFoundError } from './errors.ts';
 import { outlookOf } from './forecast.ts';
@@ -44,8 +45,17 @@ const relay = relayCache<Park, SnapshotRide[], HistoryContext>({
     await writeRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema, { fetchedAt, rides: value });
   },
   extras: {
-    afterFetch: (park, { fetchedAt, value }) =>
-      recordSample(blobsHistory(park.slug), sampleOf({ fetchedAt, rides: value }), park.timezone),
+    async afterFetch(park, { fetchedAt, value }) {
+      const snapshot = { fetchedAt, rides: value };
+      // The day record serves /api/wait-times/history; losing one write must not cost trend and forecast.
+      const [context] = await Promise.all([
+        recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone),
+        recordDay(park, snapshot).catch((error: unknown) =>
+          console.warn(`Could not record the day of ${park.slug}: ${(error as Error).message}`),
+        ),
+      ]);
+      return context;
+    },
     afterRestore: (park, { fetchedAt }) => readContext(blobsHistory(park.slug), fetchedAt),
     unavailable: NO_CONTEXT,
   },

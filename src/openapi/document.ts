@@ -8,6 +8,7 @@ import '../schemas/photo-feed.ts';
 import '../schemas/location.ts';
 import '../schemas/protected-resource.ts';
 import '../schemas/wait-times.ts';
+import { waitHistoryPaths } from '../wait-times/history-openapi.ts';
 import { contactPaths } from './contact.ts';
 import { jobPaths } from './jobs.ts';
 import { locationPaths, locationSecuritySchemes } from './location.ts';
@@ -18,6 +19,7 @@ import { waitTimesPaths } from './wait-times.ts';
 /** Every area's paths; each area of the API adds its paths file here. */
 const PATHS: Record<string, JsonObject> = {
   ...waitTimesPaths,
+  ...waitHistoryPaths,
   ...locationPaths,
   ...contactPaths,
   ...jobPaths,
@@ -45,7 +47,7 @@ export function buildOpenApiDocument(siteUrl: string): OpenApiDocument {
     openapi: '3.1.0',
     info: {
       title: 'site-api',
-      version: '1.0.0',
+      version: '1.1.0',
       summary: 'Live theme-park wait times and small utility endpoints of a personal website.',
       description: [
         'The public JSON API behind a personal website. Anonymous: no keys, no registration; only `POST /api/location` (the owner updating the travel pin) needs a bearer token.',

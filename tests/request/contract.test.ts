@@ -171,6 +171,52 @@ const CASES: Case[] = [
     status: 502,
   },
 
+  // GET /api/wait-times/history
+  {
+    name: 'answers the day so far of a park',
+    operationId: 'getWaitHistory',
+    method: 'GET',
+    url: '/api/wait-times/history?park=epcot',
+    status: 200,
+  },
+  {
+    name: 'answers 304 to a matching If-None-Match for the day',
+    operationId: 'getWaitHistory',
+    method: 'GET',
+    url: '/api/wait-times/history?park=alphaland',
+    conditional: true,
+    status: 304,
+  },
+  {
+    name: 'refuses a day without a park',
+    operationId: 'getWaitHistory',
+    method: 'GET',
+    url: '/api/wait-times/history',
+    status: 400,
+  },
+  {
+    name: 'does not know the day of a park that is not in the table',
+    operationId: 'getWaitHistory',
+    method: 'GET',
+    url: '/api/wait-times/history?park=atlantis',
+    status: 404,
+  },
+  {
+    name: 'refuses PUT on the day',
+    operationId: 'getWaitHistory',
+    method: 'PUT',
+    url: '/api/wait-times/history?park=epcot',
+    status: 405,
+  },
+  {
+    name: 'answers 502 for the day when the provider fails and nothing was fetched before',
+    operationId: 'getWaitHistory',
+    method: 'GET',
+    url: '/api/wait-times/history?park=delta-gardens-tampa',
+    upstream: 'error-500',
+    status: 502,
+  },
+
   // GET /api/location
   {
     name: 'answers the stale marker with no pin',

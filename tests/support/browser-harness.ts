@@ -12,3 +12,8 @@ export const PARK_WITH_HISTORY = 'alpha-adventure-world';
 
 /** Where the harness serves a page of "another site" that embeds the widget (a different origin). */
 export const EMBEDDER_PORT = Number(process.env.BROWSER_EMBEDDER_PORT ?? SITE_PORT + 200);
+
+/** The harness gives this park a learned usual day and today so far, a quarter busier: the charts have something to draw. */
+export const PARK_WITH_DAY = 'alphaland-paris';
+/** How much busier than usual the seeded day is. */
+export const SEEDED_CROWD = 1.25;

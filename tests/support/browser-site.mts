@@ -4,11 +4,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BlobsServer } from '@netlify/blobs/server';
 import { recordedPayload, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
+import { seedParkHistory } from '../../scripts/seed-history.mts';
 import { findPark } from '../../src/lib/parks.ts';
 import { ridesOf } from '../../src/lib/queue-times.ts';
 import { blobsHistory, recordSample, sampleOf } from '../../src/lib/wait-history.ts';
 import { QueueTimesParkSchema } from '../../src/schemas/queue-times.ts';
-import { EMBEDDER_PORT, PARK_WITH_HISTORY, SITE_PORT, UPSTREAM_PORT } from './browser-harness.ts';
+import {
+  EMBEDDER_PORT,
+  PARK_WITH_DAY,
+  PARK_WITH_HISTORY,
+  SEEDED_CROWD,
+  SITE_PORT,
+  UPSTREAM_PORT,
+} from './browser-harness.ts';
 
 /**
  * The site as browser tests see it: the built server (as `npm run serve` runs it) against the
@@ -73,6 +81,7 @@ async function seedHistory(directory: string, slug: string): Promise<void> {
     sampleOf({ fetchedAt: Date.now() - 30 * 60_000, rides: earlier }),
     park.timezone,
   );
+  await seedParkHistory(PARK_WITH_DAY, Date.now(), SEEDED_CROWD);
   await blobs.stop();
   // The site starts its own Blobs server on this folder; a context left set would point it here.
   delete process.env.NETLIFY_BLOBS_CONTEXT;

@@ -542,6 +542,9 @@ export function describeRequest(request: FuzzRequest): string {
   ].join('\n');
 }
 
+/** The read-only endpoints that take `?park=`, with the same 400/404 rules. */
+const PARK_PATHS: readonly string[] = ['/api/wait-times', '/api/wait-times/history'];
+
 /** Requests to the documented read-only endpoints, by method. */
 function readOnly(path: string, query: fc.Arbitrary<string>, parks: readonly string[]): fc.Arbitrary<FuzzRequest> {
   return fc
@@ -549,7 +552,7 @@ function readOnly(path: string, query: fc.Arbitrary<string>, parks: readonly str
     .chain(([method, spelled, search, body]) => {
       const target = `${spelled}${search}`;
       let expectation: FuzzRequest['expected'];
-      if (path === '/api/wait-times' && (method === 'GET' || method === 'HEAD') && spelled === path) {
+      if (PARK_PATHS.includes(path) && (method === 'GET' || method === 'HEAD') && spelled === path) {
         const park = new URL(target, 'http://fuzz.invalid').searchParams.get('park');
         expectation =
           park === null || park === ''
@@ -928,6 +931,7 @@ export function fuzzRequests(setting: FuzzSetting): fc.Arbitrary<FuzzRequest> {
   if (parks.length === 0) throw new Error('the document lists no parks for GET /api/wait-times');
   return fc.oneof(
     { weight: 14, arbitrary: readOnly('/api/wait-times', parkQuery(parks), parks) },
+    { weight: 6, arbitrary: readOnly('/api/wait-times/history', parkQuery(parks), parks) },
     { weight: 14, arbitrary: locationUpdate(setting) },
     { weight: 5, arbitrary: otherMethods('/api/location', ['GET', 'HEAD']) },
     { weight: 12, arbitrary: contactMessage(setting) },

@@ -31,6 +31,7 @@ describe('the API catalog (RFC 9727)', () => {
     const catalog = buildApiCatalog(SITE, document);
     const apiPaths = Object.keys(document.paths).filter((pathname) => pathname.startsWith('/api/'));
     expect(apiPaths).toContain('/api/wait-times');
+    expect(apiPaths).toContain('/api/wait-times/history');
     expect(catalog).toEqual({
       linkset: [
         {
@@ -39,7 +40,7 @@ describe('the API catalog (RFC 9727)', () => {
             {
               href: `${SITE}/docs/openapi.json`,
               type: 'application/json',
-              title: 'OpenAPI 1.0.0 description of site-api',
+              title: 'OpenAPI 1.1.0 description of site-api',
             },
           ],
           'service-doc': [{ href: `${SITE}/docs/api/`, type: 'text/html', title: 'API reference' }],
