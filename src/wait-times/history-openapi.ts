@@ -1,10 +1,10 @@
 import { UpstreamUnavailableError } from '../lib/errors.ts';
 import { PARK_SLUGS } from '../lib/parks.ts';
-import { parkFromQuery, UPSTREAM_BACKOFF_MS } from '../lib/wait-times.ts';
+import { parkFromQuery } from '../lib/wait-times.ts';
 import { thrownBy } from '../openapi/examples.ts';
 import {
   ANONYMOUS,
-  errorResponse,
+  errorResponseObject,
   headerRefs,
   type JsonObject,
   jsonContent,
@@ -12,6 +12,7 @@ import {
   PUBLIC_HEADERS,
   readOnlyMethodNotAllowed,
 } from '../openapi/shared.ts';
+import { RELAY_BACKOFF_MS } from '../platform/relay-cache.ts';
 import { waitHistoryExample } from './history-example.ts';
 // Registers the WaitHistory, RideDay, CrowdLevel and CrowdWord components.
 import './history-schemas.ts';
@@ -45,20 +46,20 @@ export const waitHistoryPaths: Record<string, JsonObject> = {
           content: jsonContent('WaitHistory', example),
         },
         '304': notModified,
-        '400': errorResponse(
+        '400': errorResponseObject(
           '`park` is missing or empty.',
           thrownBy(() => parkFromQuery(null)),
           PUBLIC_HEADERS,
         ),
-        '404': errorResponse(
+        '404': errorResponseObject(
           '`park` is not one of the 17 slugs.',
           thrownBy(() => parkFromQuery('atlantis')),
           PUBLIC_HEADERS,
         ),
         '405': readOnlyMethodNotAllowed,
-        '502': errorResponse(
+        '502': errorResponseObject(
           'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
-          new UpstreamUnavailableError(UPSTREAM_BACKOFF_MS / 1000),
+          new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
           ['Retry-After', ...PUBLIC_HEADERS],
         ),
       },
