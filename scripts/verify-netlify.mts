@@ -58,15 +58,23 @@ const freePort = () =>
 const warnings = (log: string) =>
   log.split('\n').filter((line) => /\bwarn(ing)?\b/i.test(line) && !/Unknown (user|env) config|setlocale/.test(line));
 
+/** Stops the CLI and everything it started (its own process group): SIGTERM, then SIGKILL after 5 s. */
 function stopGroup(child: ChildProcess): Promise<void> {
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  };
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.pid === undefined) return resolve();
-    child.once('exit', () => resolve());
-    process.kill(-child.pid, 'SIGTERM');
-    setTimeout(
-      () => child.pid !== undefined && child.exitCode === null && process.kill(-child.pid, 'SIGKILL'),
-      5000,
-    ).unref();
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
+    const timer = setTimeout(() => signalGroup('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    signalGroup('SIGTERM');
   });
 }
 
