@@ -93,7 +93,7 @@ export async function submitContactMessage(
   if (!settings) throw contactUnavailable(config);
 
   // Honeypot submissions count too, so a bot sees exactly what a person would, 429 included.
-  await countTowardsRateLimit(options.client, now);
+  await countTowardsRateLimit(options.client, now, config);
   if (input.website.trim() !== '') {
     console.info('contact: honeypot field filled; answered as sent, nothing sent');
     return 'sent';
@@ -197,13 +197,15 @@ export async function deliverQueuedMessages(now: number = Date.now()): Promise<D
   return report;
 }
 
-async function countTowardsRateLimit(client: string, now: number): Promise<void> {
+async function countTowardsRateLimit(client: string, now: number, config: Config): Promise<void> {
   try {
     await hitRateLimit(CONTACT_RATE_LIMIT, client, now);
   } catch (error) {
     if (error instanceof TooManyRequestsError) throw error;
-    // Blobs is failing: let the visitor's message through rather than turn them away.
-    console.warn(`contact: rate limit not checked (${errorCodeOf(error)})`);
+    // Blobs cannot count the message: letting it through would let a flood that slows Blobs down
+    // past the limit. The visitor gets the mailto fallback instead; nothing was accepted.
+    console.warn(`contact: rate limit could not be checked (${errorCodeOf(error)}); answered 503`);
+    throw contactUnavailable(config, 60);
   }
 }
 

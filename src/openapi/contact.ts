@@ -128,7 +128,7 @@ export const contactPaths: Record<string, JsonObject> = {
         },
         '503': {
           description:
-            'E-mail is not configured (or neither the mail server nor the message store works right now, then with `Retry-After`). Write to the `mailto` address instead; it is absent when the site offers none.',
+            'E-mail is not configured (or, with `Retry-After`, the message store cannot be reached right now, or neither it nor the mail server works). Write to the `mailto` address instead; it is absent when the site offers none.',
           headers: { ...corsHeaders, 'Retry-After': retryAfterWhenTemporary },
           content: {
             ...jsonContent('ContactUnavailable', { error: 'contact unavailable', mailto: 'mailto:hello@example.com' }),

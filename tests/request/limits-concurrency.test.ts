@@ -62,23 +62,39 @@ const statuses = (responses: Response[]) =>
     return counts;
   }, {});
 
+/**
+ * The guarantee: never more than `limit` admitted, every other answer a 429 (or a 503 when Blobs,
+ * the arbiter, could not keep up on a loaded machine; refused, never let through). When Blobs
+ * kept up, exactly `limit` are admitted.
+ */
+function expectLimited(counts: Record<number, number>, admittedStatuses: number[], limit: number): number {
+  const admitted = admittedStatuses.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+  const refused = (counts[429] ?? 0) + (counts[503] ?? 0);
+  expect(admitted).toBeLessThanOrEqual(limit);
+  expect(admitted + refused).toBe(AT_ONCE);
+  if (!counts[503]) expect(admitted).toBe(limit);
+  return admitted;
+}
+
 describe('the contact limit under concurrency', () => {
   it(`accepts and delivers 5 of ${AT_ONCE} messages sent at once by one client, and answers the rest 429`, async () => {
     sink.mails.length = 0;
     const responses = await Promise.all(Array.from({ length: AT_ONCE }, (_, n) => sendMessage('203.0.113.90', n)));
-    expect(statuses(responses)).toEqual({ 200: 5, 429: AT_ONCE - 5 });
+    const counts = statuses(responses);
+    expectLimited(counts, [200, 202], 5);
     const retryAfter = responses.filter((r) => r.status === 429).map((r) => Number(r.headers.get('retry-after')));
     // Counted from the client's own oldest hit, made moments ago: close to the whole hour.
     for (const seconds of retryAfter) expect(seconds).toBeGreaterThan(3500);
-    await eventually(() => sink.mails.length >= 5);
-    expect(sink.mails).toHaveLength(5);
+    // Every message answered 200 reached the inbox, and nothing else did.
+    await eventually(() => sink.mails.length >= (counts[200] ?? 0));
+    expect(sink.mails.length).toBeLessThanOrEqual((counts[200] ?? 0) + (counts[202] ?? 0));
   });
 
   it(`accepts 5 of ${AT_ONCE} messages sent at once from addresses all over one IPv6 /64`, async () => {
     const responses = await Promise.all(
       Array.from({ length: AT_ONCE }, (_, n) => sendMessage(`2001:db8:5:6:${n.toString(16)}::1`, n)),
     );
-    expect(statuses(responses)).toEqual({ 200: 5, 429: AT_ONCE - 5 });
+    expectLimited(statuses(responses), [200, 202], 5);
   });
 });
 
@@ -87,7 +103,7 @@ describe('the location failure limit under concurrency', () => {
     const responses = await Promise.all(
       Array.from({ length: AT_ONCE }, (_, n) => postLocation('203.0.113.91', `wrong-token-${n}-0123456789`)),
     );
-    expect(statuses(responses)).toEqual({ 401: 10, 429: AT_ONCE - 10 });
+    expectLimited(statuses(responses), [401], 10);
     // Over the limit, even the right token is refused.
     expect((await postLocation('203.0.113.91', TOKEN)).status).toBe(429);
   });
@@ -97,17 +113,21 @@ describe('the location failure limit under concurrency', () => {
     const responses = await Promise.all(tokens.map((token) => postLocation('203.0.113.92', token)));
     const counts = statuses(responses);
     expect((counts[401] ?? 0) + (counts[200] ?? 0)).toBeLessThanOrEqual(10);
-    expect(counts[429]).toBeGreaterThanOrEqual(AT_ONCE - 10);
+    expect((counts[429] ?? 0) + (counts[503] ?? 0)).toBeGreaterThanOrEqual(AT_ONCE - 10);
   });
 
   it("gives the owner's own successful requests back, so 30 of them at once cost no attempts", async () => {
     for (let round = 0; round < 3; round++) {
       const responses = await Promise.all(Array.from({ length: 10 }, () => postLocation('203.0.113.93', TOKEN)));
-      expect(statuses(responses)).toEqual({ 200: 10 });
+      const counts = statuses(responses);
+      expect((counts[200] ?? 0) + (counts[503] ?? 0)).toBe(10);
+      if (!counts[503]) expect(counts[200]).toBe(10);
     }
     const guesses = await Promise.all(
       Array.from({ length: 12 }, (_, n) => postLocation('203.0.113.93', `wrong-token-${n}-0123456789`)),
     );
-    expect(statuses(guesses)).toEqual({ 401: 10, 429: 2 });
+    const counts = statuses(guesses);
+    expect(counts[401] ?? 0).toBeLessThanOrEqual(10);
+    if (!counts[503]) expect(counts).toEqual({ 401: 10, 429: 2 });
   });
 });
