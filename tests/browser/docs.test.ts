@@ -86,6 +86,9 @@ test('has only links that work: pages answer 200, fragments name an element, the
 });
 
 test('passes an axe accessibility check (WCAG 2.1 A and AA, best practices)', async ({ page }) => {
+  // Axe walks every element of the whole reference (about 90 KB, every example open): over 30 s
+  // when the shared 2-core machine is busy.
+  test.setTimeout(90_000);
   await page.goto('/docs/api/');
   await page.locator('details').evaluateAll((all) => {
     for (const details of all) (details as HTMLDetailsElement).open = true;
