@@ -11,7 +11,7 @@ import { onNetlify, resolveSiteUrl } from './src/platform/site-url.ts';
 // (https://docs.astro.build/en/guides/caching/). Everywhere else the Node adapter serves the site
 // with Astro's in-memory route cache.
 const netlifyBuild = onNetlify(process.env);
-// The same resolver as the running code (src/lib/config.ts): SITE_URL, else Netlify's address.
+// The same resolver as the running code (src/platform/config.ts): SITE_URL, else Netlify's address.
 const site = resolveSiteUrl(process.env).value;
 
 export default defineConfig({
@@ -30,7 +30,7 @@ export default defineConfig({
       : // Astro's memory cache with a mirror of fresh entries for the local runtime's fast path.
         {
           name: 'memory',
-          entrypoint: new URL('./src/cache/mirrored-memory-cache.ts', import.meta.url),
+          entrypoint: new URL('./src/platform/cache/mirrored-memory-cache.ts', import.meta.url),
           config: { max: 500 },
         },
   },

@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
-import { PARKS } from '../src/lib/parks.ts';
-import { coldStart } from './cold-start.mts';
+import { PARKS } from '../src/wait-times/parks.ts';
+import { coldStart } from './cold-start/cold-start.mts';
 import type { LoadResult } from './load.mts';
 import { fmt, peakRssMiB, ROOT as root, startServed as serve } from './served.mts';
 
@@ -14,7 +14,7 @@ import { fmt, peakRssMiB, ROOT as root, startServed as serve } from './served.mt
  *  - hot: cached GET /api/wait-times through `npm run serve` against plain node:http with the same bytes
  *  - fan-in: 200 clients for 60 s across all 17 parks while the server's clock runs 12x fast
  *  - slow-upstream: the upstream takes 10 s; latency of requests while the data revalidates
- *  - cold-start: the Netlify build's zipped functions and their first answer (bench/cold-start.mts)
+ *  - cold-start: the Netlify build's zipped functions and their first answer (bench/cold-start/cold-start.mts)
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const MINUTE = 60_000;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fromWallClock } from '../src/lib/local-time.ts';
+import { fromWallClock } from '../src/wait-times/local-time.ts';
 import { parsePostedWaits } from './backtest/posted-waits.ts';
 import { type CallScore, type ReplayResult, replay } from './backtest/replay.ts';
 

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../src/lib/config.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { buildSiteMismatch } from './build-record.mts';
 
 /** The newest modification time of anything the build reads. */

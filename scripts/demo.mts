@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PARKS } from '../src/lib/parks.ts';
+import { PARKS } from '../src/wait-times/parks.ts';
 import { buildIfNeeded } from './build-if-needed.mts';
 import { startFakeQueueTimes } from './fake-queue-times.mts';
 import { seedParkHistory } from './seed-history.mts';

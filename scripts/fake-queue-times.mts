@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { minuteOfDay } from '../src/lib/local-time.ts';
-import { PARKS } from '../src/lib/parks.ts';
+import { minuteOfDay } from '../src/wait-times/local-time.ts';
+import { PARKS } from '../src/wait-times/parks.ts';
 
 /**
  * A local stand-in for queue-times.com that replays real recorded payloads (fixtures/queue-times),

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBlobsServer } from '../server/blobs.mts';
 import { createContext, loadFunctions } from '../server/functions.mts';
-import { type Config, loadConfig } from '../src/lib/config.ts';
-import type { DeliveryReport } from '../src/lib/contact.ts';
+import type { DeliveryReport } from '../src/contact/contact.ts';
+import { type Config, loadConfig } from '../src/platform/config.ts';
 
 /**
  * `npm run job -- <name>`: runs one scheduled function now, by its function name, in this process,

@@ -5,8 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { getConfig } from '../src/lib/config.ts';
-import { buildOpenApiDocument } from '../src/openapi/document.ts';
+import { buildOpenApiDocument } from '../src/discovery/openapi-document.ts';
+import { getConfig } from '../src/platform/config.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
 const text = `${JSON.stringify(buildOpenApiDocument(getConfig().SITE_URL), null, 2)}\n`;

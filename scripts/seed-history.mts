@@ -1,13 +1,13 @@
-import { findPark } from '../src/lib/parks.ts';
-import { ridesOf } from '../src/lib/queue-times.ts';
-import { writeRecord } from '../src/lib/store.ts';
-import { blobsHistory, type ParkHistory, recordSample, sampleOf } from '../src/lib/wait-history.ts';
-import type { HistorySample } from '../src/schemas/park-snapshot.ts';
-import { QueueTimesParkSchema } from '../src/schemas/queue-times.ts';
-import type { WaitProfile } from '../src/schemas/wait-profile.ts';
-import { readDay } from '../src/wait-times/day-store.ts';
-import { DayRecordSchema } from '../src/wait-times/history-schemas.ts';
-import { addSamples, dayBoundsOf, emptyDay, localDateOf, SLOT_MS } from '../src/wait-times/park-day.ts';
+import { writeRecord } from '../src/platform/store.ts';
+import { readDay } from '../src/wait-times/day/day-store.ts';
+import { DayRecordSchema } from '../src/wait-times/day/history-schemas.ts';
+import { addSamples, dayBoundsOf, emptyDay, localDateOf, SLOT_MS } from '../src/wait-times/day/park-day.ts';
+import type { WaitProfile } from '../src/wait-times/forecast/wait-profile-schemas.ts';
+import type { HistorySample } from '../src/wait-times/park-snapshot-schemas.ts';
+import { findPark } from '../src/wait-times/parks.ts';
+import { ridesOf } from '../src/wait-times/queue-times.ts';
+import { QueueTimesParkSchema } from '../src/wait-times/queue-times-schemas.ts';
+import { blobsHistory, type ParkHistory, recordSample, sampleOf } from '../src/wait-times/wait-history.ts';
 import { movingWaits, recordedPayload } from './fake-queue-times.mts';
 
 /**

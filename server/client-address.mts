@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { isIP } from 'node:net';
-import { getConfig } from '../src/lib/config.ts';
+import { getConfig } from '../src/platform/config.ts';
 
 /**
  * The client address the local runtime hands functions as `context.ip` (on Netlify the platform

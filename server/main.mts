@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSiteMismatch } from '../scripts/build-record.mts';
-import { loadConfig } from '../src/lib/config.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { startSite } from './runtime.mts';
 
 /** `npm run serve`: serves an existing build on HOST:PORT until SIGINT or SIGTERM. */

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { answerOf, isFresh, mirrorKey, routeCacheMirror } from '../src/cache/route-cache-mirror.ts';
+import { answerOf, isFresh, mirrorKey, routeCacheMirror } from '../src/platform/cache/route-cache-mirror.ts';
 import { answerConditional, isNotModified } from '../src/platform/conditional-request.ts';
 import { startBlobsServer } from './blobs.mts';
 import { clientAddress } from './client-address.mts';

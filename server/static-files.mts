@@ -9,7 +9,7 @@ import send from 'send';
  * of netlify.toml, read by Netlify's own parser (@netlify/headers-parser, the one its build and
  * CLI use) and matched the way Netlify matches them (https://docs.netlify.com/manage/routing/headers/),
  * so both deployments send the same headers from one file. Netlify does not apply these rules to
- * function responses; neither does the runtime (on-demand code sets its own, see src/lib/http.ts).
+ * function responses; neither does the runtime (on-demand code sets its own, see src/platform/http.ts).
  */
 export type HeaderRule = Header;
 

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { Readable } from 'node:stream';
-import { BASE_HEADERS } from '../src/lib/http.ts';
+import { BASE_HEADERS } from '../src/platform/http.ts';
 
 /** A Web `Response`, or a cached answer whose body is already in memory. */
 export interface Answer {

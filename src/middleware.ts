@@ -1,5 +1,5 @@
 import { defineMiddleware } from 'astro:middleware';
-import { BASE_HEADERS } from './lib/http.ts';
+import { BASE_HEADERS } from './platform/http.ts';
 
 /**
  * On-demand responses that our JSON helpers did not build (Astro's 404 page for an unknown path,

@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
-import { deliverQueuedMessages } from '../../src/lib/contact.ts';
-import { jsonResponse, NO_STORE } from '../../src/lib/http.ts';
+import { deliverQueuedMessages } from '../../src/contact/contact.ts';
+import { jsonResponse, NO_STORE } from '../../src/platform/http.ts';
 
 /**
- * Sends the contact messages the SMTP server refused earlier, with backoff (src/lib/contact.ts).
+ * Sends the contact messages the SMTP server refused earlier, with backoff (src/contact/contact.ts).
  * Netlify runs it on the schedule below (UTC, five-field cron); `npm start` runs it the same way.
  */
 export default async (): Promise<Response> => {

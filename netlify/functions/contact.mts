@@ -1,6 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { getConfig } from '../../src/lib/config.ts';
-import { CONTACT_MAX_BODY_BYTES, parseContactRequest, submitContactMessage } from '../../src/lib/contact.ts';
+import { CONTACT_MAX_BODY_BYTES, parseContactRequest, submitContactMessage } from '../../src/contact/contact.ts';
 import {
   acceptedForm,
   acceptedJson,
@@ -9,9 +8,10 @@ import {
   contactCorsHeaders,
   contactPreflight,
   errorForm,
-} from '../../src/lib/contact-http.ts';
-import { errorResponse, respond } from '../../src/lib/http.ts';
-import { readBody } from '../../src/lib/request-body.ts';
+} from '../../src/contact/contact-view.ts';
+import { getConfig } from '../../src/platform/config.ts';
+import { errorResponse, respond } from '../../src/platform/http.ts';
+import { readBody } from '../../src/platform/request-body.ts';
 
 /**
  * POST /api/contact: a visitor's message for the site owner, by e-mail (README, "Contact form").
@@ -31,7 +31,7 @@ export default async (request: Request, context: Context): Promise<Response> => 
   }
 };
 
-// The per-client limit (5 messages an hour) is kept in Blobs by src/lib/rate-limit.ts rather than
+// The per-client limit (5 messages an hour) is kept in Blobs by src/platform/rate-limit.ts rather than
 // Netlify's `rateLimit` setting: that one counts every request, valid or not, answers its own 429
 // without `Retry-After`, and does not exist in the local runtime.
 // With and without a trailing slash, as the site serves every path (`trailingSlash: 'ignore'`):

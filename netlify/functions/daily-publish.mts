@@ -1,6 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
-import { runResponse } from '../../src/lib/http.ts';
-import { runPublishJob } from '../../src/lib/publish-job.ts';
+import { runPublishJob } from '../../src/jobs/publish-job.ts';
+import { runResponse } from '../../src/platform/http.ts';
 
 /** The daily publish job: builds the site so that posts dated today go live. */
 export default async (_request: Request, _context: Context): Promise<Response> => runResponse(await runPublishJob());

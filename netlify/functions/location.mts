@@ -1,14 +1,14 @@
 import type { Config, Context } from '@netlify/functions';
-import { errorResponse, jsonResponse, NO_STORE } from '../../src/lib/http.ts';
 import {
   isEmptyOwnTracksPost,
   LOCATION_CACHE_TAG,
   MAX_BODY_BYTES,
   receiveLocationUpdate,
   requireLocationOwner,
-} from '../../src/lib/location.ts';
-import { readBody } from '../../src/lib/request-body.ts';
-import { invalidateRouteCache } from '../../src/platform/route-cache.ts';
+} from '../../src/location/location.ts';
+import { invalidateRouteCache } from '../../src/platform/cache/route-cache.ts';
+import { errorResponse, jsonResponse, NO_STORE } from '../../src/platform/http.ts';
+import { readBody } from '../../src/platform/request-body.ts';
 
 /**
  * POST /api/location: the owner's phone updates the travel-mode pin. GET, HEAD and OPTIONS on the

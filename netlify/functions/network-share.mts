@@ -1,6 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
-import { runResponse } from '../../src/lib/http.ts';
-import { runNetworkShareJob } from '../../src/lib/network-share-job.ts';
+import { runNetworkShareJob } from '../../src/jobs/network-share-job.ts';
+import { runResponse } from '../../src/platform/http.ts';
 
 /** The automatic sharing job: shares each new post of the site's feed once. */
 export default async (_request: Request, _context: Context): Promise<Response> =>

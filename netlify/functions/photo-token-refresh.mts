@@ -1,6 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
-import { runResponse } from '../../src/lib/http.ts';
-import { runPhotoTokenRefreshJob } from '../../src/lib/photo-token.ts';
+import { runPhotoTokenRefreshJob } from '../../src/photo-feed/photo-token.ts';
+import { runResponse } from '../../src/platform/http.ts';
 
 /** Keeps the photo feed's long-lived token from expiring (it lasts 60 days). */
 export default async (_request: Request, _context: Context): Promise<Response> =>

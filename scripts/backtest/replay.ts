@@ -1,6 +1,6 @@
-import { FORECAST_HORIZON_MS, outlookOf } from '../../src/lib/forecast.ts';
-import { minuteOfDay } from '../../src/lib/local-time.ts';
-import { memoryHistory, recordSample } from '../../src/lib/wait-history.ts';
+import { FORECAST_HORIZON_MS, outlookOf } from '../../src/wait-times/forecast/forecast.ts';
+import { minuteOfDay } from '../../src/wait-times/local-time.ts';
+import { memoryHistory, recordSample } from '../../src/wait-times/wait-history.ts';
 import type { PostedSample } from './posted-waits.ts';
 
 /**

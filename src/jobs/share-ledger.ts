@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { Run } from '../lib/job-runs.ts';
-import { createRecord, deleteRecords, listKeys, readRecord } from '../lib/store.ts';
+import { createRecord, deleteRecords, listKeys, readRecord } from '../platform/store.ts';
+import type { Run } from './job-runs.ts';
 import {
   type ShareBaseline,
   ShareBaselineSchema,
   ShareClaimSchema,
   type ShareResult,
   ShareResultSchema,
-} from '../schemas/jobs.ts';
-import type { FeedPost } from '../schemas/site-feed.ts';
+} from './jobs-schemas.ts';
+import type { FeedPost } from './site-feed-schemas.ts';
 
 /**
- * The sharing job's ledger (src/lib/network-share-job.ts) in the Blobs store `jobs`: what was
+ * The sharing job's ledger (src/jobs/network-share-job.ts) in the Blobs store `jobs`: what was
  * shared, one prefix per post (`network-share/posts/<digest of the post id>/`), written once key
  * by key:
  *

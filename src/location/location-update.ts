@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BadRequestError } from '../lib/errors.ts';
+import { BadRequestError } from '../platform/errors.ts';
 import {
   degreesOf,
   type Location,
@@ -8,12 +8,12 @@ import {
   OwnTracksLocationSchema,
   PlainLocationUpdateSchema,
   parseIsoDateTime,
-} from '../schemas/location.ts';
+} from './location-schemas.ts';
 
 /**
  * What the owner's phone sends to POST /api/location, in its three formats (plain, OwnTracks,
  * Overland; CONTRACT.md), read into one `LocationUpdate`, and the answer each app expects back.
- * The rules that apply an update are in src/lib/location.ts.
+ * The rules that apply an update are in src/location/location.ts.
  */
 
 /** A phone's clock may run this far ahead of ours; its time is then taken as "now". Further is an error. */

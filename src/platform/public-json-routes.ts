@@ -1,12 +1,6 @@
 import type { APIContext, APIRoute } from 'astro';
-import { MethodNotAllowedError } from '../lib/errors.ts';
-import {
-  errorResponse,
-  jsonResponse,
-  PUBLIC_CORS_HEADERS,
-  publicPreflight,
-  REVALIDATE_IN_BROWSER,
-} from '../lib/http.ts';
+import { MethodNotAllowedError } from './errors.ts';
+import { errorResponse, jsonResponse, PUBLIC_CORS_HEADERS, publicPreflight, REVALIDATE_IN_BROWSER } from './http.ts';
 
 /** What a public GET answers: the body, and how long the route cache (or the CDN) may keep it. */
 export interface PublicAnswer {

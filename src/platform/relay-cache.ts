@@ -1,4 +1,4 @@
-import { UpstreamUnavailableError } from '../lib/errors.ts';
+import { UpstreamUnavailableError } from './errors.ts';
 
 /**
  * The one relay state machine: how the service passes on an upstream's data (wait times, the

@@ -1,6 +1,6 @@
 /**
  * Where the public origin comes from. One function, used by astro.config.mjs at build time (for
- * prerendered documents and pages) and by src/lib/config.ts at run time, so both name the same site.
+ * prerendered documents and pages) and by src/platform/config.ts at run time, so both name the same site.
  */
 
 export const DEFAULT_SITE_URL = 'http://localhost:4321';

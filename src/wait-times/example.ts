@@ -3,10 +3,10 @@
  * real code on real recorded data, so an example can never show something the API would not answer.
  */
 import epcot from '../../fixtures/queue-times/queue-times-epcot-jzxhanta.json' with { type: 'json' };
-import { ridesOf } from '../lib/queue-times.ts';
-import { waitTimesBody } from '../lib/wait-times.ts';
-import { QueueTimesParkSchema } from '../schemas/queue-times.ts';
-import { type WaitTimes, WaitTimesSchema } from '../schemas/wait-times.ts';
+import { ridesOf } from './queue-times.ts';
+import { QueueTimesParkSchema } from './queue-times-schemas.ts';
+import { waitTimesBody } from './wait-times.ts';
+import { type WaitTimes, WaitTimesSchema } from './wait-times-schemas.ts';
 
 /**
  * GET /api/wait-times?park=epcot as answered for a real queue-times.com payload (EPCOT,

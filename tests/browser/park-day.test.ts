@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import type { WaitTimes } from '../../src/schemas/wait-times.ts';
-import type { WaitHistory } from '../../src/wait-times/history-schemas.ts';
+import type { WaitHistory } from '../../src/wait-times/day/history-schemas.ts';
+import type { WaitTimes } from '../../src/wait-times/wait-times-schemas.ts';
 import { PARK_WITH_DAY } from '../support/browser-harness.ts';
 
 /**

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type Request, type TestInfo, test } from '@playwright/test';
-import type { WaitTimes } from '../../src/schemas/wait-times.ts';
+import type { WaitTimes } from '../../src/wait-times/wait-times-schemas.ts';
 import { EMBEDDER_PORT, PARK_WITH_HISTORY } from '../support/browser-harness.ts';
 import { steerUpstream } from '../support/upstream-control.ts';
 

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { BlobsServer } from '@netlify/blobs/server';
 import { recordedPayload, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
 import { seedParkHistory } from '../../scripts/seed-history.mts';
-import { findPark } from '../../src/lib/parks.ts';
-import { ridesOf } from '../../src/lib/queue-times.ts';
-import { blobsHistory, recordSample, sampleOf } from '../../src/lib/wait-history.ts';
-import { QueueTimesParkSchema } from '../../src/schemas/queue-times.ts';
+import { findPark } from '../../src/wait-times/parks.ts';
+import { ridesOf } from '../../src/wait-times/queue-times.ts';
+import { QueueTimesParkSchema } from '../../src/wait-times/queue-times-schemas.ts';
+import { blobsHistory, recordSample, sampleOf } from '../../src/wait-times/wait-history.ts';
 import {
   EMBEDDER_PORT,
   PARK_WITH_DAY,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { OpenApi } from './openapi-validator.ts';
 
 /**
- * Generators of HTTP requests for the fuzz test (tests/request/fuzz.test.ts): every endpoint,
+ * Generators of HTTP requests for the fuzz test (tests/request/site/fuzz.test.ts): every endpoint,
  * any method, odd query strings and headers, and bodies of every kind and size up to a little
  * over each limit. Where a request is built to have one fate (a valid update from the owner, a
  * body one byte over the limit, a latitude of 90.0001), it says which statuses it must get, so

@@ -1,5 +1,5 @@
 import { beforeEach } from 'vitest';
-import { resetBlobsCooldown } from '../../src/lib/store.ts';
+import { resetBlobsCooldown } from '../../src/platform/store.ts';
 
 // A test that simulates a Blobs outage in-process leaves the store cooling down; the next test
 // starts with Blobs available again.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type PostedSample, parsePostedWaits } from '../../scripts/backtest/posted-waits.ts';
-import { fromWallClock } from '../../src/lib/local-time.ts';
+import { fromWallClock } from '../../src/wait-times/local-time.ts';
 
 /** The park the TouringPlans series come from (Disney's Animal Kingdom) keeps Eastern time. */
 export const EASTERN = 'America/New_York';

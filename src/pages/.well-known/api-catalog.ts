@@ -1,5 +1,4 @@
 import type { APIRoute } from 'astro';
-import { getConfig } from '../../lib/config.ts';
 import {
   API_CATALOG_CONTENT_TYPE,
   API_CATALOG_PATH,
@@ -7,10 +6,11 @@ import {
   buildApiCatalog,
   DISCOVERY_CACHE_CONTROL,
   siteLink,
-} from '../../lib/discovery.ts';
-import { MethodNotAllowedError } from '../../lib/errors.ts';
-import { errorResponse, jsonResponse, PUBLIC_CORS_HEADERS, publicPreflight } from '../../lib/http.ts';
-import { buildOpenApiDocument } from '../../openapi/document.ts';
+} from '../../discovery/api-catalog.ts';
+import { buildOpenApiDocument } from '../../discovery/openapi-document.ts';
+import { getConfig } from '../../platform/config.ts';
+import { MethodNotAllowedError } from '../../platform/errors.ts';
+import { errorResponse, jsonResponse, PUBLIC_CORS_HEADERS, publicPreflight } from '../../platform/http.ts';
 
 // On demand: a static file could not carry the linkset media type (notes/platform.md §7).
 export const prerender = false;

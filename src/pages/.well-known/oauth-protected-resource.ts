@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
-import { protectedResourceMetadata } from '../../lib/bearer-auth.ts';
-import { getConfig } from '../../lib/config.ts';
-import { MethodNotAllowedError } from '../../lib/errors.ts';
-import { errorResponse, jsonResponse, PUBLIC_CORS_HEADERS, publicPreflight } from '../../lib/http.ts';
-import { ProtectedResourceMetadataSchema } from '../../schemas/protected-resource.ts';
+import { protectedResourceMetadata } from '../../location/bearer-auth.ts';
+import { ProtectedResourceMetadataSchema } from '../../location/protected-resource-schemas.ts';
+import { getConfig } from '../../platform/config.ts';
+import { MethodNotAllowedError } from '../../platform/errors.ts';
+import { errorResponse, jsonResponse, PUBLIC_CORS_HEADERS, publicPreflight } from '../../platform/http.ts';
 
 // On demand, not prerendered: `resource` must be the SITE_URL of the running deployment.
 export const prerender = false;

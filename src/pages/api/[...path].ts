@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { NotFoundError } from '../../lib/errors.ts';
-import { errorResponse } from '../../lib/http.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { errorResponse } from '../../platform/http.ts';
 
 export const prerender = false;
 

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { CONTACT_ALLOW } from '../../lib/contact-http.ts';
-import { MethodNotAllowedError } from '../../lib/errors.ts';
-import { errorResponse } from '../../lib/http.ts';
+import { CONTACT_ALLOW } from '../../contact/contact-view.ts';
+import { MethodNotAllowedError } from '../../platform/errors.ts';
+import { errorResponse } from '../../platform/http.ts';
 
 export const prerender = false;
 

@@ -1,5 +1,7 @@
 import type { APIRoute } from 'astro';
-import { MethodNotAllowedError } from '../../lib/errors.ts';
+import { LOCATION_CACHE_TAG, readPublicLocation } from '../../location/location.ts';
+import { shareRouteCacheInvalidation } from '../../platform/cache/route-cache.ts';
+import { MethodNotAllowedError } from '../../platform/errors.ts';
 import {
   errorResponse,
   jsonResponse,
@@ -7,9 +9,7 @@ import {
   PUBLIC_CORS_HEADERS,
   publicPreflight,
   REVALIDATE_IN_BROWSER,
-} from '../../lib/http.ts';
-import { LOCATION_CACHE_TAG, readPublicLocation } from '../../lib/location.ts';
-import { shareRouteCacheInvalidation } from '../../platform/route-cache.ts';
+} from '../../platform/http.ts';
 
 export const prerender = false;
 

@@ -1,4 +1,4 @@
-import { getPhotoFeed } from '../../lib/photo-feed.ts';
+import { getPhotoFeed } from '../../photo-feed/photo-feed.ts';
 import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 import { RELAY_STALE_WHILE_REVALIDATE_SECONDS } from '../../platform/relay-cache.ts';
 

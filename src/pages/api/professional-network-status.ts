@@ -1,4 +1,4 @@
-import { getNetworkStatus } from '../../lib/job-status.ts';
+import { getNetworkStatus } from '../../jobs/job-status.ts';
 import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 
 export const prerender = false;

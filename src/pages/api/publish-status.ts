@@ -1,4 +1,4 @@
-import { getPublishStatus } from '../../lib/job-status.ts';
+import { getPublishStatus } from '../../jobs/job-status.ts';
 import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 
 export const prerender = false;

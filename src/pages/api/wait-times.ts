@@ -1,6 +1,6 @@
-import { getWaitTimes, parkFromQuery } from '../../lib/wait-times.ts';
 import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 import { RELAY_STALE_WHILE_REVALIDATE_SECONDS } from '../../platform/relay-cache.ts';
+import { getWaitTimes, parkFromQuery } from '../../wait-times/wait-times.ts';
 
 export const prerender = false;
 

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { getConfig } from '../../lib/config.ts';
-import { buildOpenApiDocument } from '../../openapi/document.ts';
+import { buildOpenApiDocument } from '../../discovery/openapi-document.ts';
+import { getConfig } from '../../platform/config.ts';
 
 // Generated at build time from the schemas, served as a static file.
 export const prerender = true;

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { buildSkillsIndex } from '../../../lib/agent-skills.ts';
-import { getConfig } from '../../../lib/config.ts';
+import { buildSkillsIndex } from '../../../discovery/agent-skills.ts';
+import { getConfig } from '../../../platform/config.ts';
 
 // Prerendered with the skills themselves, so each digest is of the bytes this build serves.
 export const prerender = true;

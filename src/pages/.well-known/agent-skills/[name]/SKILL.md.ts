@@ -1,6 +1,6 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { renderSkill, SKILL_NAMES } from '../../../../lib/agent-skills.ts';
-import { getConfig } from '../../../../lib/config.ts';
+import { renderSkill, SKILL_NAMES } from '../../../../discovery/agent-skills.ts';
+import { getConfig } from '../../../../platform/config.ts';
 
 // Prerendered: served as a static file (text/markdown, headers from netlify.toml).
 export const prerender = true;

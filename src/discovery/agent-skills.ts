@@ -1,0 +1,88 @@
+/**
+ * Agent Skills discovery 0.2.0 (https://github.com/cloudflare/agent-skills-discovery-rfc):
+ * the skills this site offers, rendered for SITE_URL, and the index that lists them with the
+ * sha256 of the exact bytes served. Both are prerendered from these functions in the same build,
+ * so the digest cannot go stale.
+ */
+import { createHash } from 'node:crypto';
+import { waitTimesExample } from '../wait-times/example.ts';
+import { PARKS } from '../wait-times/parks.ts';
+import parkWaitTimes from './skills/park-wait-times/SKILL.md?raw';
+
+export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
+
+/** Skill templates by name; the name is also the folder the skill is served from. */
+const TEMPLATES: Readonly<Record<string, string>> = {
+  'park-wait-times': parkWaitTimes,
+};
+
+export const SKILL_NAMES: readonly string[] = Object.keys(TEMPLATES);
+
+/** Where a skill is served (the convention of the discovery draft). */
+export const skillPath = (name: string): string => `/.well-known/agent-skills/${name}/SKILL.md`;
+
+/** Values the templates may use as `{{NAME}}`. */
+function placeholders(siteUrl: string): Record<string, string> {
+  const example = waitTimesExample();
+  return {
+    SITE_URL: siteUrl,
+    PARK_TABLE: ['| slug | park |', '|---|---|', ...PARKS.map((park) => `| \`${park.slug}\` | ${park.name} |`)].join(
+      '\n',
+    ),
+    // A real answer, shortened to three rides that have a posted wait.
+    EXAMPLE: JSON.stringify({ ...example, rides: example.rides.filter((ride) => ride.wait > 0).slice(0, 3) }, null, 2),
+  };
+}
+
+/** The SKILL.md of `name` as served for `siteUrl`; a placeholder the code does not know fails the build. */
+export function renderSkill(name: string, siteUrl: string): string {
+  const template = TEMPLATES[name];
+  if (template === undefined) throw new Error(`no agent skill named ${name}`);
+  const values = placeholders(siteUrl);
+  return template.replace(/\{\{([A-Z_]+)\}\}/g, (_, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new Error(`skill ${name}: unknown placeholder {{${key}}}`);
+    return value;
+  });
+}
+
+/** The YAML frontmatter of a SKILL.md: flat `key: value` lines (the skills we write use no nesting). */
+export function frontmatterOf(markdown: string): Record<string, string> {
+  const match = /^---\n([\s\S]*?)\n---\n/.exec(markdown);
+  if (!match?.[1]) throw new Error('SKILL.md must start with a --- frontmatter block');
+  const fields: Record<string, string> = {};
+  for (const line of match[1].split('\n')) {
+    if (line.trim() === '') continue;
+    const field = /^([a-z][a-z-]*):\s*(.*)$/.exec(line);
+    if (!field?.[1] || field[2] === undefined) throw new Error(`unsupported frontmatter line: ${line}`);
+    fields[field[1]] = field[2].trim();
+  }
+  return fields;
+}
+
+export interface SkillsIndex {
+  $schema: string;
+  skills: { name: string; type: 'skill-md'; description: string; url: string; digest: string }[];
+}
+
+/** `sha256:` and the lowercase hex digest of the bytes (the form the index requires). */
+export const digestOf = (bytes: Uint8Array | string): string =>
+  `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+/** /.well-known/agent-skills/index.json for `siteUrl`, sorted by name. */
+export function buildSkillsIndex(siteUrl: string): SkillsIndex {
+  return {
+    $schema: AGENT_SKILLS_SCHEMA,
+    skills: [...SKILL_NAMES].sort().map((name) => {
+      const markdown = renderSkill(name, siteUrl);
+      const description = frontmatterOf(markdown).description ?? '';
+      return {
+        name,
+        type: 'skill-md',
+        description,
+        url: new URL(skillPath(name), siteUrl).href,
+        digest: digestOf(Buffer.from(markdown, 'utf8')),
+      };
+    }),
+  };
+}

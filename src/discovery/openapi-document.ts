@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { DOCS_PATH } from './api-catalog.ts';
+// Importing the schema modules registers their `.meta({ id })` components in z.globalRegistry.
+import '../contact/contact-schemas.ts';
+import '../platform/error-schemas.ts';
+import '../jobs/jobs-schemas.ts';
+import '../photo-feed/photo-feed-schemas.ts';
+import '../location/location-schemas.ts';
+import '../location/protected-resource-schemas.ts';
+import '../wait-times/wait-times-schemas.ts';
+import { contactPaths } from '../contact/contact-openapi.ts';
+import { jobPaths } from '../jobs/jobs-openapi.ts';
+import { locationPaths, locationSecuritySchemes } from '../location/location-openapi.ts';
+import { photoFeedPaths } from '../photo-feed/photo-feed-openapi.ts';
+import {
+  ANONYMOUS,
+  HEADERS,
+  headerRefs,
+  type JsonObject,
+  SECURITY_SCHEMES,
+  TAGS,
+} from '../platform/openapi-vocabulary.ts';
+import { waitHistoryPaths } from '../wait-times/day/history-openapi.ts';
+import { waitTimesPaths } from '../wait-times/wait-times-openapi.ts';
+
+/** Every area's paths; each area of the API adds its paths file here. */
+const PATHS: Record<string, JsonObject> = {
+  ...waitTimesPaths,
+  ...waitHistoryPaths,
+  ...locationPaths,
+  ...contactPaths,
+  ...jobPaths,
+  ...photoFeedPaths,
+};
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * The OpenAPI 3.1 description of the whole API, generated from the zod schemas the code
+ * validates with, so the two cannot drift. `siteUrl` becomes the server URL; the prerendered
+ * /docs/openapi.json therefore carries the SITE_URL of the build.
+ */
+export function buildOpenApiDocument(siteUrl: string): OpenApiDocument {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Record<string, unknown>> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  const paths = withCatalogLink(PATHS);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'site-api',
+      version: '1.1.0',
+      summary: 'Live theme-park wait times and small utility endpoints of a personal website.',
+      description: [
+        'The public JSON API behind a personal website. Anonymous: no keys, no registration; only `POST /api/location` (the owner updating the travel pin) needs a bearer token.',
+        'Every GET also answers HEAD, and OPTIONS preflights are answered. Public responses carry `Access-Control-Allow-Origin: *`; cacheable ones carry an `ETag` and answer `If-None-Match` with 304. Every error body is an object with a string field `error`. Every response links the API catalog (`Link: </.well-known/api-catalog>; rel="api-catalog"`).',
+        'Public data is cached for 5 minutes: do not poll faster than that.',
+      ].join('\n\n'),
+      termsOfService: new URL(`${DOCS_PATH}#terms`, siteUrl).href,
+      contact: { name: 'Site owner', url: new URL('/', siteUrl).href },
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: siteUrl, description: 'This site' }],
+    security: ANONYMOUS,
+    tags: TAGS.map((tag) => ({ ...tag })),
+    paths,
+    components: {
+      schemas,
+      headers: usedHeaders(paths),
+      securitySchemes: { ...SECURITY_SCHEMES, ...locationSecuritySchemes },
+    },
+  };
+}
+
+export interface OpenApiDocument extends JsonObject {
+  openapi: '3.1.0';
+  info: { title: string; version: string } & JsonObject;
+  servers: { url: string; description?: string }[];
+  paths: Record<string, Record<string, JsonObject>>;
+  components: JsonObject & { schemas: Record<string, JsonObject> };
+}
+
+/** Every response of every operation carries the `Link` to the API catalog (RFC 9727 §3). */
+function withCatalogLink(paths: Record<string, JsonObject>): OpenApiDocument['paths'] {
+  const out: OpenApiDocument['paths'] = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const copy: Record<string, JsonObject> = {};
+    for (const [key, value] of Object.entries(item)) {
+      const operation = value as JsonObject;
+      if (!(HTTP_METHODS as readonly string[]).includes(key) || !operation.responses) {
+        copy[key] = operation;
+        continue;
+      }
+      const responses = Object.fromEntries(
+        Object.entries(operation.responses as Record<string, JsonObject>).map(([status, response]) => [
+          status,
+          { ...response, headers: { ...(response.headers as JsonObject | undefined), ...headerRefs('Link') } },
+        ]),
+      );
+      copy[key] = { ...operation, responses };
+    }
+    out[path] = copy;
+  }
+  return out;
+}
+
+/** The shared headers the paths refer to (shared.ts keeps more, ready for areas still to come). */
+function usedHeaders(paths: OpenApiDocument['paths']): Partial<typeof HEADERS> {
+  const text = JSON.stringify(paths);
+  return Object.fromEntries(
+    Object.entries(HEADERS).filter(([name]) => text.includes(`"#/components/headers/${name}"`)),
+  ) as Partial<typeof HEADERS>;
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { ConfigError } from './errors.ts';
+import { resolveSiteUrl } from './site-url.ts';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
+      message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    })
+    .optional();
+
+const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
+
+/** Every environment variable the service reads, with its default (README, "Configuration"). */
+export const EnvironmentSchema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(4321),
+  SITE_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && new URL(value).protocol.startsWith('http'), {
+      message: 'must be an absolute http(s) URL such as https://example.com',
+    })
+    .transform((value) => new URL(value).origin),
+  // How many reverse proxies in front of the local server to believe in X-Forwarded-For (server/client-address.mts).
+  TRUST_PROXY: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .regex(/^\d{1,2}$/, 'must be a whole number of trusted proxies, 0 (the default) to 99')
+      .transform(Number)
+      .default(0),
+  ),
+  DATA_DIR: z.string().min(1).default('.data'),
+  WAIT_TIMES_UPSTREAM_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+      message: 'must be an absolute http(s) URL',
+    })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .default('https://queue-times.com'),
+  // Sent as `Authorization: Bearer <token>`, so it must be an RFC 6750 b64token.
+  LOCATION_TOKEN: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'may only contain letters, digits and - . _ ~ + / (then optional = padding)')
+      .optional(),
+  ),
+  LOCATION_STALE_AFTER_MINUTES: z.coerce.number().int().positive().default(360),
+  SMTP_URL: z.preprocess(emptyAsUnset, optionalUrl(['smtp:', 'smtps:'])),
+  CONTACT_TO: z.preprocess(emptyAsUnset, z.email().optional()),
+  CONTACT_FROM: z.preprocess(emptyAsUnset, z.email().optional()),
+  CONTACT_MAILTO: z.preprocess(emptyAsUnset, z.email().optional()),
+  PHOTO_FEED_ACCESS_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+  PHOTO_FEED_UPSTREAM_URL: z
+    .preprocess(emptyAsUnset, optionalUrl(['http:', 'https:']))
+    .transform((value) => (value ?? 'https://graph.instagram.com').replace(/\/+$/, '')),
+  PUBLISH_HOOK_URL: z.preprocess(emptyAsUnset, optionalUrl(['http:', 'https:'])),
+  NETWORK_ACCESS_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+  NETWORK_TOKEN_EXPIRES_AT: z.preprocess(emptyAsUnset, z.iso.datetime({ offset: true }).optional()),
+  NETWORK_FEED_URL: z.preprocess(emptyAsUnset, optionalUrl(['http:', 'https:'])),
+  NETWORK_API_URL: z
+    .preprocess(emptyAsUnset, optionalUrl(['http:', 'https:']))
+    .transform((value) => (value ?? 'https://api.linkedin.com').replace(/\/+$/, '')),
+  // The posting API is versioned by month (`LinkedIn-Version: YYYYMM`); a version is served for about a year.
+  NETWORK_API_VERSION: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .regex(/^20\d{2}(0[1-9]|1[0-2])$/, 'must be a month as YYYYMM, e.g. 202610')
+      .default('202610'),
+  ),
+  // The author of the shared posts, a URN (RFC 8141) such as `urn:li:person:…` or `urn:li:organization:…`.
+  NETWORK_AUTHOR_URN: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, 'must be a URN such as urn:li:person:abc123')
+      .optional(),
+  ),
+});
+
+export type Config = z.output<typeof EnvironmentSchema>;
+
+// The origin the build resolved, in code that Vite bundles (Astro defines import.meta.env.SITE from
+// `site`); undefined where Node runs the source directly (local runtime, Netlify's function bundler).
+const BUILT_SITE_URL: string | undefined = typeof import.meta.env === 'object' ? import.meta.env.SITE : undefined;
+
+/** Parses the environment; a malformed setting throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, built = BUILT_SITE_URL): Config {
+  const site = resolveSiteUrl(env, built);
+  const result = EnvironmentSchema.safeParse({ ...env, SITE_URL: site.value });
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = issue.path[0] === 'SITE_URL' && site.from !== 'SITE_URL' ? `SITE_URL (from ${site.from})` : '';
+      return `${name || issue.path.join('.')} ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const config = result.data;
+  if (config.SMTP_URL && !(config.CONTACT_TO && config.CONTACT_FROM)) {
+    throw new ConfigError('Invalid configuration: CONTACT_TO and CONTACT_FROM are required with SMTP_URL');
+  }
+  return config;
+}
+
+let cached: { env: string; config: Config } | undefined;
+// Netlify's own variables count too: SITE_URL defaults to its address (src/platform/site-url.ts).
+const NETLIFY_VARIABLES = ['URL', 'DEPLOY_PRIME_URL', 'CONTEXT', 'NETLIFY', 'NETLIFY_LOCAL', 'SITE_ID', 'SITE_NAME'];
+const VARIABLES = [...Object.keys(EnvironmentSchema.shape), ...NETLIFY_VARIABLES];
+
+/** The current configuration, re-read whenever one of its variables changed (tests change them). */
+export function getConfig(): Config {
+  // Only the variables we read make the key: cheap enough for every request.
+  const key = VARIABLES.map((name) => process.env[name] ?? '\u0000').join('\u0001');
+  if (cached?.env !== key) cached = { env: key, config: loadConfig(process.env) };
+  return cached.config;
+}

@@ -1,0 +1,122 @@
+/**
+ * Small builders for OpenAPI 3.1 objects, so that path files stay declarative, and the parts of
+ * the contract that every area shares: headers, the error responses, tags, the bearer scheme.
+ */
+
+import { type HttpError, MethodNotAllowedError } from './errors.ts';
+import { errorBody } from './http.ts';
+
+export type JsonObject = Record<string, unknown>;
+
+/** A reference to a schema registered with `.meta({ id })`. */
+export const ref = (id: string): JsonObject => ({ $ref: `#/components/schemas/${id}` });
+
+/** A JSON body described by a registered schema, with an example produced by the real code. */
+export function jsonContent(schemaId: string, example?: unknown): JsonObject {
+  return {
+    'application/json': { schema: ref(schemaId), ...(example === undefined ? {} : { example }) },
+  };
+}
+
+/**
+ * Response headers, emitted once under `components.headers` and referenced by name. `required`
+ * means the header is on every response that lists it; the contract test holds us to that.
+ */
+export const HEADERS = {
+  ETag: {
+    description: 'Strong validator of the body; send it back in `If-None-Match` to get a 304 when nothing changed.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description:
+      'Browser caching. Public data is `public, max-age=0, must-revalidate` (revalidate with the ETag, the CDN keeps the copy); errors and anything that depends on `Authorization` are `no-store`.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'Access-Control-Allow-Origin': {
+    description: 'CORS: `*`, any web page may read public responses.',
+    required: true,
+    schema: { type: 'string', const: '*' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  Allow: {
+    description: 'The methods this path supports.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'WWW-Authenticate': {
+    description:
+      'RFC 6750 bearer challenge: `Bearer realm="…", resource_metadata="<site>/.well-known/oauth-protected-resource"`, plus `error="invalid_token"` when a token was sent.',
+    required: true,
+    schema: { type: 'string', pattern: '^Bearer ' },
+  },
+  Link: {
+    description: 'RFC 9727 §3: where the API catalog is, `</.well-known/api-catalog>; rel="api-catalog"`.',
+    required: true,
+    schema: { type: 'string' },
+  },
+} as const satisfies Record<string, JsonObject>;
+
+export type HeaderName = keyof typeof HEADERS;
+
+/** References to shared headers, by name. */
+export function headerRefs(...names: HeaderName[]): Record<string, JsonObject> {
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+/** Headers of every public, anonymous response (errors included). */
+export const PUBLIC_HEADERS = ['Access-Control-Allow-Origin', 'Cache-Control'] as const satisfies HeaderName[];
+
+/** An error response whose example is the body the real code answers for `error`. */
+export function errorResponseObject(
+  description: string,
+  error: HttpError,
+  headers: readonly HeaderName[] = [],
+): JsonObject {
+  return {
+    description,
+    headers: headerRefs(...headers),
+    content: jsonContent('Error', errorBody(error)),
+  };
+}
+
+/** The 405 of a read-only public resource (`publicJsonRoutes`): GET, HEAD and OPTIONS only. */
+export const readOnlyMethodNotAllowed: JsonObject = errorResponseObject(
+  'The path answers GET, HEAD and OPTIONS only; `Allow` lists them.',
+  new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS']),
+  ['Allow', ...PUBLIC_HEADERS],
+);
+
+/** 304 to a matching `If-None-Match`: no body, the validator again. */
+export const notModified: JsonObject = {
+  description: 'Not modified: the `If-None-Match` validator still matches. No body.',
+  headers: headerRefs('ETag'),
+};
+
+/** API-wide tags, in the order the reference shows them. Each operation uses one of these names. */
+export const TAGS = [
+  { name: 'Wait times', description: 'Live ride waits for 17 theme parks, relayed from queue-times.com.' },
+  { name: 'Location', description: 'The travel-mode location pin.' },
+  { name: 'Contact', description: 'Messages for the site owner.' },
+  { name: 'Job status', description: 'Health of the two automated jobs.' },
+  { name: 'Photo feed', description: 'The cached photo-sharing feed.' },
+  { name: 'Discovery', description: 'Machine-readable documents about the API itself.' },
+] as const;
+
+/** The one protected operation (POST /api/location) names this scheme in its `security`. */
+export const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "The owner's token, provisioned by hand to the owner's phone. It cannot be registered, claimed or exchanged, and no authorization server exists (see `/.well-known/oauth-protected-resource`).",
+  },
+} as const;
+
+/** Anonymous: the operation needs no credentials (OpenAPI 3.1 §4.8.10, an empty requirement list). */
+export const ANONYMOUS: JsonObject[] = [];

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { clientIdentity } from './client-identity.ts';
+import { TooManyRequestsError } from './errors.ts';
+import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
+
+/** A named limit: at most `limit` hits per client within any `windowMs`. */
+export interface RateLimit {
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Per-client limits that hold however many requests arrive at once, on one instance or many
+ * (docs/consistency.md, "Rate-limit hits"). Counting hits and then writing one lets every
+ * concurrent request see the same count; here a hit is admitted only by winning a numbered slot
+ * with a write-once key (`onlyIfNew`, atomic on Netlify and behind the local gate):
+ *
+ * - Time is cut into periods of one window. A client's hits live under its period's prefix as
+ *   `slot-0` … `slot-<limit-1>`, each claimed at most once.
+ * - A hit at `now` may claim slot j only if j < limit − (hits of the previous period still inside
+ *   the window). The claimed slots of a period number at least as many as there are, and each
+ *   was below that bound when claimed, while the previous period's count only falls; so at every
+ *   moment the hits inside the window (previous period's + this one's) are at most `limit`.
+ * - Periods older than the previous one are no longer read or written and are deleted; a slot is
+ *   only ever written again by the request that claimed it, so deleting cannot race with a claim.
+ * - An attempt whose outcome is not known yet (a token about to be compared) holds its slot as
+ *   `pending` and then confirms it (a failure) or deletes it (the owner's success).
+ */
+
+// `pending`: taken by an attempt still being decided (see `reserveAttempt`).
+const SlotSchema = z.object({ at: z.int(), pending: z.boolean().optional() });
+
+/** A pending slot older than this belongs to a request that died; it counts as a hit. */
+const PENDING_MAX_MS = 10_000;
+/** How long an attempt waits for pending ones to be decided before it is refused. */
+const PENDING_WAIT_MS = 5_000;
+/** First pause before looking again; it doubles up to a quarter second, to keep a burst of waiters cheap. */
+const PENDING_POLL_MS = 25;
+
+// Clients are kept as a salted hash: the limiter needs to tell them apart, not to know them.
+const clientKey = (client: string) =>
+  createHash('sha256')
+    .update(`site-api:${clientIdentity(client)}`)
+    .digest('hex')
+    .slice(0, 32);
+const periodOf = (rule: RateLimit, at: number) => Math.floor(at / rule.windowMs);
+const prefixOf = (rule: RateLimit, period: number, client: string) =>
+  `rate/${rule.name}/${period}/${clientKey(client)}/`;
+const slotOf = (key: string) => Number(/\/slot-(\d+)$/.exec(key)?.[1] ?? Number.NaN);
+
+/** An attempt that was admitted and is being decided: it ends confirmed (a hit) or released (none). */
+export interface Reservation {
+  confirm(): Promise<void>;
+  release(): Promise<void>;
+}
+
+interface Standing {
+  /** Times of the previous period's hits still inside the window. */
+  earlier: number[];
+  /** This period's claimed slots. */
+  taken: Map<number, string>;
+  /** How many slots of this period may be claimed now. */
+  allowed: number;
+  period: number;
+}
+
+async function standingOf(rule: RateLimit, client: string, now: number): Promise<Standing> {
+  const period = periodOf(rule, now);
+  await sweepExpired(rule, period);
+  const [earlierKeys, currentKeys] = await Promise.all([
+    listKeys('rate-limits', prefixOf(rule, period - 1, client)),
+    listKeys('rate-limits', prefixOf(rule, period, client)),
+  ]);
+  // A slot whose record cannot be read counts as a hit made now: the limit errs on the safe side.
+  const earlier = (await Promise.all(earlierKeys.map((key) => readRecord('rate-limits', key, SlotSchema))))
+    .map((slot) => slot?.at ?? now)
+    .filter((at) => now - at < rule.windowMs);
+  const taken = new Map(currentKeys.map((key) => [slotOf(key), key] as const));
+  return { earlier, taken, allowed: rule.limit - earlier.length, period };
+}
+
+/** 429 with `Retry-After` counted from the client's own oldest hit inside the window. */
+function refusal(rule: RateLimit, hits: number[], now: number): TooManyRequestsError {
+  const oldest = hits.length > 0 ? Math.min(...hits) : now;
+  return new TooManyRequestsError((oldest + rule.windowMs - now) / 1000);
+}
+
+/** This period's slots as read now: their times, and whether any is still being decided. */
+async function takenSlots(standing: Standing, now: number): Promise<{ hits: number[]; deciding: boolean }> {
+  const slots = await Promise.all(
+    [...standing.taken.values()].map((key) => readRecord('rate-limits', key, SlotSchema)),
+  );
+  return {
+    hits: [...standing.earlier, ...slots.map((slot) => slot?.at ?? now)],
+    // A slot gone since the listing was given back just now: worth another look too.
+    deciding: slots.some((slot) => slot === null || (slot.pending === true && now - slot.at < PENDING_MAX_MS)),
+  };
+}
+
+async function claim(rule: RateLimit, client: string, now: number, pending: boolean) {
+  const standing = await standingOf(rule, client, now);
+  for (let slot = 0; slot < standing.allowed; slot++) {
+    if (standing.taken.has(slot)) continue;
+    const key = `${prefixOf(rule, standing.period, client)}slot-${slot}`;
+    if (await createRecord('rate-limits', key, SlotSchema, pending ? { at: now, pending } : { at: now })) {
+      return { key } as const;
+    }
+    standing.taken.set(slot, key);
+  }
+  return { refused: await takenSlots(standing, now) } as const;
+}
+
+/**
+ * Counts a hit for a client, or throws 429 (with `Retry-After`) once it is over the limit. The
+ * hit is counted before the caller does anything with the request, so concurrent requests can
+ * never all pass a check.
+ */
+export async function hitRateLimit(rule: RateLimit, client: string, now = Date.now()): Promise<void> {
+  const result = await claim(rule, client, now, false);
+  if ('refused' in result) throw refusal(rule, result.refused.hits, now);
+}
+
+/**
+ * Takes one attempt for a client before its outcome is known (a token about to be compared), or
+ * throws 429. The attempt holds a slot while it is decided: `confirm()` keeps it as a hit,
+ * `release()` gives it back. An attempt that finds every slot held by attempts still being decided
+ * waits for them (up to 5 s) rather than being refused: the owner's phone may send a burst.
+ */
+export async function reserveAttempt(rule: RateLimit, client: string): Promise<Reservation> {
+  const deadline = Date.now() + PENDING_WAIT_MS;
+  for (let pause = PENDING_POLL_MS; ; pause = Math.min(pause * 2, 250)) {
+    const now = Date.now();
+    const result = await claim(rule, client, now, true);
+    if ('key' in result) {
+      const { key } = result;
+      return {
+        confirm: () => writeRecord('rate-limits', key, SlotSchema, { at: now }),
+        release: () => deleteRecords('rate-limits', [key]),
+      };
+    }
+    if (!result.refused.deciding || Date.now() + pause > deadline) {
+      throw refusal(rule, result.refused.hits, Date.now());
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+/** Throws 429 when the client could not be admitted now, without counting a hit. */
+export async function checkRateLimit(rule: RateLimit, client: string, now = Date.now()): Promise<void> {
+  const standing = await standingOf(rule, client, now);
+  for (let slot = 0; slot < standing.allowed; slot++) if (!standing.taken.has(slot)) return;
+  throw refusal(rule, (await takenSlots(standing, now)).hits, now);
+}
+
+const lastSweep = new Map<string, number>();
+
+/**
+ * Deletes the periods before the previous one for every client of a rule, at most once per
+ * period per instance: a client that never comes back would otherwise leave its slots for good.
+ */
+async function sweepExpired(rule: RateLimit, period: number): Promise<void> {
+  if (lastSweep.get(rule.name) === period) return;
+  lastSweep.set(rule.name, period);
+  const root = `rate/${rule.name}/`;
+  const keys = await listKeys('rate-limits', root);
+  // Keys of the earlier one-key-per-hit layout (no period segment) are garbage too.
+  const dead = keys.filter((key) => {
+    const segment = key.slice(root.length).split('/')[0] ?? '';
+    return !/^\d+$/.test(segment) || Number(segment) < period - 1;
+  });
+  if (dead.length > 0) await deleteRecords('rate-limits', dead);
+}

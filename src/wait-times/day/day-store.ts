@@ -1,0 +1,56 @@
+import { deleteRecords, listKeys, readRecord, writeRecord } from '../../platform/store.ts';
+import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
+import type { Park } from '../parks.ts';
+import { blobsHistory, sampleOf } from '../wait-history.ts';
+import { type DayRecord, DayRecordSchema } from './history-schemas.ts';
+import { addSamples, dayBoundsOf, emptyDay, localDateOf, previousDate, wouldAdd } from './park-day.ts';
+
+/**
+ * A park's local days in the `wait-times` Blobs store: one record per park and local date,
+ * `day/<slug>/<YYYY-MM-DD>`, kept for today and yesterday (docs/wait-history.md).
+ *
+ * Two instances refreshing one park at once each read the day, add their sample and write it
+ * whole, so one write can drop the other's sample. That is repaired, not prevented: every write
+ * also merges in the park's recent history samples (write-once keys, 3 hours, wait-history.ts)
+ * that the day is missing, and merging is order-free (park-day.ts). A sample is missing from its
+ * day only while no later refresh of that park has happened within 3 hours of it.
+ */
+
+const prefixOf = (slug: string) => `day/${slug}/`;
+const keyOf = (slug: string, date: string) => `${prefixOf(slug)}${date}`;
+
+/** The stored day of a park, or null. */
+export function readDay(slug: string, date: string): Promise<DayRecord | null> {
+  return readRecord('wait-times', keyOf(slug, date), DayRecordSchema);
+}
+
+/**
+ * Adds a fetch to its park's local day. Blobs operations: read the day, list the recent history
+ * (together), read any history sample the day is missing (normally none), write the day; on the
+ * first write of a local day also list the park's days and delete those before yesterday.
+ */
+export async function recordDay(park: Pick<Park, 'slug' | 'timezone'>, snapshot: ParkSnapshot): Promise<void> {
+  const sample = sampleOf(snapshot);
+  const date = localDateOf(sample.at, park.timezone);
+  const history = blobsHistory(park.slug);
+  const [stored, historyTimes] = await Promise.all([readDay(park.slug, date), history.sampleTimes()]);
+  const day = stored ?? emptyDay(date);
+  const { startsAt, endsAt } = dayBoundsOf(date, park.timezone);
+  const missing = historyTimes.filter((at) => at >= startsAt && at < endsAt && at !== sample.at && wouldAdd(day, at));
+  const repaired = missing.length > 0 ? await history.readSamples(missing) : [];
+  const names = Object.fromEntries(snapshot.rides.map((ride) => [String(ride.id), ride.name]));
+  await writeRecord(
+    'wait-times',
+    keyOf(park.slug, date),
+    DayRecordSchema,
+    addSamples(day, [...repaired, sample], names),
+  );
+  if (!stored) await pruneDays(park.slug, date);
+}
+
+/** Deletes the park's days before the one before `today` (lexical order of YYYY-MM-DD is date order). */
+async function pruneDays(slug: string, today: string): Promise<void> {
+  const keep = previousDate(today);
+  const old = (await listKeys('wait-times', prefixOf(slug))).filter((key) => key.slice(prefixOf(slug).length) < keep);
+  if (old.length > 0) await deleteRecords('wait-times', old);
+}

@@ -1,0 +1,89 @@
+import { fromWallClock, offsetAt } from '../local-time.ts';
+import type { HistorySample } from '../park-snapshot-schemas.ts';
+import { type DayRecord, MAX_DAY_RIDES, MAX_DAY_SAMPLES } from './history-schemas.ts';
+
+/**
+ * A park's local day as a bounded, mergeable set of samples. Pure functions over plain values;
+ * the Blobs side is day-store.ts.
+ *
+ * The record is a grow-only set keyed by 5-minute slot of UTC time: of two samples in one slot
+ * the earlier stays. Adding the same samples in any order, or twice, gives the same record, which
+ * is what makes repairing a lost write by merging again safe (see day-store.ts).
+ */
+
+const MINUTE = 60_000;
+/** One sample per slot; the service refreshes a park at most once per 5 minutes anyway. */
+export const SLOT_MS = 5 * MINUTE;
+
+export const slotOf = (at: number): number => Math.floor(at / SLOT_MS);
+
+/** The park-local calendar date (YYYY-MM-DD) at Unix ms `at`. */
+export function localDateOf(at: number, timeZone: string): string {
+  return new Date(at + offsetAt(at, timeZone)).toISOString().slice(0, 10);
+}
+
+/** Unix ms of the local midnights that start and end `date` (23 or 25 hours apart on DST days). */
+export function dayBoundsOf(date: string, timeZone: string): { startsAt: number; endsAt: number } {
+  const wall = Date.parse(`${date}T00:00:00Z`);
+  return {
+    startsAt: fromWallClock(wall, timeZone),
+    endsAt: fromWallClock(wall + 24 * 60 * MINUTE, timeZone),
+  };
+}
+
+/** The calendar date before `date`. */
+export function previousDate(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - 24 * 60 * MINUTE).toISOString().slice(0, 10);
+}
+
+export function emptyDay(date: string): DayRecord {
+  return { version: 1, date, times: [], rides: {} };
+}
+
+/** Whether adding a sample taken at `at` would change the day (no sample at or before it in its slot). */
+export function wouldAdd(day: DayRecord, at: number): boolean {
+  return !day.times.some((time) => slotOf(time) === slotOf(at) && time <= at);
+}
+
+/**
+ * The day with these samples merged in (samples outside the day's slots are the caller's to
+ * filter). `names` gives ride names by id; a ride keeps the name it had when it has none here.
+ * Bounded: at most `MAX_DAY_SAMPLES` slots and `MAX_DAY_RIDES` rides (the most-sampled stay).
+ */
+export function addSamples(
+  day: DayRecord,
+  samples: readonly HistorySample[],
+  names: Readonly<Record<string, string>>,
+): DayRecord {
+  const bySlot = new Map<number, HistorySample>();
+  day.times.forEach((at, index) => {
+    const waits: Record<string, number | null> = {};
+    for (const [id, ride] of Object.entries(day.rides)) waits[id] = ride.waits[index] ?? null;
+    bySlot.set(slotOf(at), { at, waits });
+  });
+  for (const sample of samples) {
+    const held = bySlot.get(slotOf(sample.at));
+    if (!held || sample.at < held.at) bySlot.set(slotOf(sample.at), sample);
+  }
+  const kept = [...bySlot.values()].sort((a, b) => a.at - b.at).slice(-MAX_DAY_SAMPLES);
+  const rideNames = new Map(Object.entries(day.rides).map(([id, ride]) => [id, ride.name]));
+  for (const [id, name] of Object.entries(names)) rideNames.set(id, name);
+
+  const seen = new Map<string, number>();
+  for (const sample of kept) {
+    for (const [id, wait] of Object.entries(sample.waits)) {
+      if (rideNames.has(id)) seen.set(id, (seen.get(id) ?? 0) + (wait === null ? 0 : 1) + 1e-6);
+    }
+  }
+  const ids = [...seen.keys()]
+    .sort((a, b) => (seen.get(b) ?? 0) - (seen.get(a) ?? 0) || (a < b ? -1 : 1))
+    .slice(0, MAX_DAY_RIDES);
+  const rides: DayRecord['rides'] = {};
+  for (const id of ids.sort()) {
+    rides[id] = {
+      name: rideNames.get(id) ?? id,
+      waits: kept.map((sample) => sample.waits[id] ?? null),
+    };
+  }
+  return { version: 1, date: day.date, times: kept.map((sample) => sample.at), rides };
+}

@@ -1,0 +1,63 @@
+import { UpstreamUnavailableError } from '../platform/errors.ts';
+import { thrownBy } from '../platform/openapi-examples.ts';
+import {
+  ANONYMOUS,
+  errorResponseObject,
+  headerRefs,
+  type JsonObject,
+  jsonContent,
+  notModified,
+  PUBLIC_HEADERS,
+  readOnlyMethodNotAllowed,
+} from '../platform/openapi-vocabulary.ts';
+import { RELAY_BACKOFF_MS } from '../platform/relay-cache.ts';
+import { waitTimesExample } from './example.ts';
+import { PARK_SLUGS } from './parks.ts';
+import { parkFromQuery } from './wait-times.ts';
+
+export const waitTimesPaths: Record<string, JsonObject> = {
+  '/api/wait-times': {
+    get: {
+      operationId: 'getWaitTimes',
+      summary: 'Live ride waits for one park',
+      description:
+        'Relayed from queue-times.com and reused for 5 minutes; after that the last data is answered at once while a refresh runs, so do not poll faster than every 5 minutes. Each ride carries a `trend` against about 30 minutes earlier and a `forecast` for about 30 minutes ahead. If the provider fails, the last good data (up to 24 hours old) is answered with its honest `updatedAt`. Credit the provider ("Powered by Queue-Times.com", linked to https://queue-times.com/) wherever the data is shown.',
+      tags: ['Wait times'],
+      security: ANONYMOUS,
+      parameters: [
+        {
+          name: 'park',
+          in: 'query',
+          required: true,
+          description: 'Park slug, matched exactly.',
+          schema: { type: 'string', enum: PARK_SLUGS },
+          example: 'epcot',
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'The rides of the park, sorted by name.',
+          headers: headerRefs('ETag', ...PUBLIC_HEADERS),
+          content: jsonContent('WaitTimes', waitTimesExample()),
+        },
+        '304': notModified,
+        '400': errorResponseObject(
+          '`park` is missing or empty.',
+          thrownBy(() => parkFromQuery(null)),
+          PUBLIC_HEADERS,
+        ),
+        '404': errorResponseObject(
+          '`park` is not one of the 17 slugs.',
+          thrownBy(() => parkFromQuery('atlantis')),
+          PUBLIC_HEADERS,
+        ),
+        '405': readOnlyMethodNotAllowed,
+        '502': errorResponseObject(
+          'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
+          new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
+          ['Retry-After', ...PUBLIC_HEADERS],
+        ),
+      },
+    },
+  },
+};

@@ -1,0 +1,111 @@
+import { getConfig } from '../platform/config.ts';
+import { BadRequestError, NotFoundError } from '../platform/errors.ts';
+import { relayCache } from '../platform/relay-cache.ts';
+import { readRecord, writeRecord } from '../platform/store.ts';
+import { recordDay } from './day/day-store.ts';
+import { outlookOf } from './forecast/forecast.ts';
+import type { WaitProfile } from './forecast/wait-profile-schemas.ts';
+import { minuteOfDay } from './local-time.ts';
+import {
+  type HistorySample,
+  type ParkSnapshot,
+  ParkSnapshotSchema,
+  type SnapshotRide,
+} from './park-snapshot-schemas.ts';
+import { findPark, type Park } from './parks.ts';
+import { fetchQueueTimes, ridesOf } from './queue-times.ts';
+import { blobsHistory, type HistoryContext, readContext, recordSample, sampleOf } from './wait-history.ts';
+import type { WaitTimes } from './wait-times-schemas.ts';
+
+export interface WaitTimesResult {
+  body: WaitTimes;
+  /** Seconds the answer may be reused by a cache. */
+  maxAgeSeconds: number;
+  /** True when the upstream failed and this is older data. */
+  fallback: boolean;
+}
+
+/** Without Blobs there is no earlier sample and no profile: trend `flat`, forecast persistence. */
+const NO_CONTEXT: HistoryContext = { earlier: null, profile: null };
+
+const latestKey = (slug: string) => `latest/${slug}`;
+
+/** The relay of a park's rides; after each fetch a history sample is recorded (trend, forecast). */
+const relay = relayCache<Park, SnapshotRide[], HistoryContext>({
+  label: 'Wait times',
+  keyOf: (park) => park.slug,
+  async fetch(park) {
+    return ridesOf(await fetchQueueTimes(getConfig().WAIT_TIMES_UPSTREAM_URL, park.queueTimesId));
+  },
+  async readStored(park) {
+    const stored = await readRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema);
+    return stored ? { fetchedAt: stored.fetchedAt, value: stored.rides } : null;
+  },
+  async writeStored(park, { fetchedAt, value }) {
+    await writeRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema, { fetchedAt, rides: value });
+  },
+  extras: {
+    async afterFetch(park, { fetchedAt, value }) {
+      const snapshot = { fetchedAt, rides: value };
+      // The day record serves /api/wait-times/history; losing one write must not cost trend and forecast.
+      const [context] = await Promise.all([
+        recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone),
+        recordDay(park, snapshot).catch((error: unknown) =>
+          console.warn(`Could not record the day of ${park.slug}: ${(error as Error).message}`),
+        ),
+      ]);
+      return context;
+    },
+    afterRestore: (park, { fetchedAt }) => readContext(blobsHistory(park.slug), fetchedAt),
+    unavailable: NO_CONTEXT,
+  },
+});
+
+/** The park named by the `park` query parameter: 400 when missing, 404 when unknown. */
+export function parkFromQuery(value: string | null): Park {
+  if (value === null || value === '') throw new BadRequestError('missing park');
+  const park = findPark(value);
+  if (!park) throw new NotFoundError('unknown park');
+  return park;
+}
+
+/** Live waits for one park, from memory, Blobs or the upstream, with trend and forecast. */
+export async function getWaitTimes(park: Park): Promise<WaitTimesResult> {
+  const { fetchedAt, value, extra, maxAgeSeconds, fallback } = await relay.get(park);
+  return {
+    body: waitTimesBody({ fetchedAt, rides: value }, extra.earlier, {
+      profile: extra.profile,
+      timeZone: park.timezone,
+    }),
+    maxAgeSeconds,
+    fallback,
+  };
+}
+
+/** Forgets everything kept in memory (tests start each case cold). */
+export function resetWaitTimesMemory(): void {
+  relay.reset();
+}
+
+/**
+ * The response body for a snapshot, the history sample about 30 minutes before it and, when
+ * there is one, the park's forecaster profile with the park's time zone (without it the forecast
+ * is persistence). Pure: every field describes the data as of `updatedAt`, fallback data included.
+ */
+export function waitTimesBody(
+  snapshot: ParkSnapshot,
+  earlier: HistorySample | null,
+  learned?: { profile: WaitProfile | null; timeZone: string },
+): WaitTimes {
+  const profile = learned?.profile ?? null;
+  const localMinute = learned ? minuteOfDay(snapshot.fetchedAt, learned.timeZone) : 0;
+  const rides = snapshot.rides
+    .map((ride) => ({
+      name: ride.name,
+      wait: ride.wait,
+      open: ride.open,
+      ...outlookOf(ride, earlier, profile, localMinute),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides };
+}

@@ -1,0 +1,75 @@
+import { getStore } from '@netlify/blobs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  createRecord,
+  listEntries,
+  readRecord,
+  replaceRecordIfUnchanged,
+  writeRecord,
+} from '../../../src/platform/store.ts';
+import { startLocalBlobs } from '../../support/local-blobs.ts';
+
+// The local Blobs store as tests and the local runtime get it: Netlify's BlobsServer behind the
+// gate (server/blobs-gate.mts) that gives it what production Blobs guarantees.
+
+const Schema = z.object({ n: z.int() });
+const WRITERS = 20;
+let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
+
+beforeAll(async () => {
+  blobs = await startLocalBlobs();
+});
+afterAll(() => blobs.stop());
+
+describe('conditional writes on the local store, as on Netlify', () => {
+  it(`lets exactly one of ${WRITERS} concurrent write-once claims of a key win`, async () => {
+    const results = await Promise.all(
+      Array.from({ length: WRITERS }, (_, n) => createRecord('jobs', 'claims/once', Schema, { n })),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results.indexOf(true);
+    expect(await readRecord('jobs', 'claims/once', Schema)).toEqual({ n: winner });
+  });
+
+  it(`lets exactly one of ${WRITERS} concurrent replacements naming the same ETag win`, async () => {
+    await writeRecord('contact', 'race/a', Schema, { n: -1 });
+    const [listed] = await listEntries('contact', 'race/');
+    const results = await Promise.all(
+      Array.from({ length: WRITERS }, (_, n) =>
+        replaceRecordIfUnchanged('contact', 'race/a', Schema, { n }, listed?.etag ?? ''),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await readRecord('contact', 'race/a', Schema)).toEqual({ n: results.indexOf(true) });
+  });
+
+  it('gives a new ETag to every new value, even two written in the same millisecond', async () => {
+    const store = getStore({ name: 'contact', consistency: 'strong' });
+    const first = await store.setJSON('race/b', { n: 1 });
+    const second = await store.setJSON('race/b', { n: 2 });
+    expect(second.etag).not.toBe(first.etag);
+    // The first version is gone, so a write that names it must fail.
+    expect(await store.setJSON('race/b', { n: 3 }, { onlyIfMatch: first.etag ?? '' })).toEqual({ modified: false });
+    expect(await store.get('race/b', { type: 'json' })).toEqual({ n: 2 });
+  });
+
+  it('answers reads and lists with the same ETag the write returned', async () => {
+    const store = getStore({ name: 'contact', consistency: 'strong' });
+    const { etag } = await store.setJSON('same/c', { n: 7 });
+    expect(etag).toMatch(/^"[0-9a-f]+"$/);
+    expect((await store.getWithMetadata('same/c'))?.etag).toBe(etag);
+    expect((await store.getMetadata('same/c'))?.etag).toBe(etag);
+    expect((await store.list({ prefix: 'same/' })).blobs).toEqual([{ key: 'same/c', etag }]);
+    // So the version read is one a conditional write can name.
+    expect(await store.setJSON('same/c', { n: 8 }, { onlyIfMatch: etag ?? '' })).toMatchObject({ modified: true });
+  });
+
+  it('refuses a write-once claim of a key that exists, and a replacement of one that does not', async () => {
+    const store = getStore({ name: 'contact', consistency: 'strong' });
+    await store.setJSON('exists/d', { n: 1 });
+    expect(await store.setJSON('exists/d', { n: 2 }, { onlyIfNew: true })).toEqual({ modified: false });
+    expect(await store.setJSON('exists/none', { n: 2 }, { onlyIfMatch: '"0"' })).toEqual({ modified: false });
+    expect(await store.get('exists/none')).toBeNull();
+  });
+});

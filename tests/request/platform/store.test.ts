@@ -1,0 +1,89 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getStore } from '@netlify/blobs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  BLOBS_DEADLINE_MS,
+  BlobsUnavailableError,
+  listKeys,
+  readRecord,
+  writeRecord,
+} from '../../../src/platform/store.ts';
+import { startLocalBlobs } from '../../support/local-blobs.ts';
+
+const Record = z.object({ n: z.int() });
+
+describe('the Blobs module against a real Blobs server', () => {
+  let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
+  beforeAll(async () => {
+    blobs = await startLocalBlobs();
+  });
+  afterAll(() => blobs.stop());
+
+  it('reads back what it wrote, through the schema', async () => {
+    await writeRecord('jobs', 'roundtrip', Record, { n: 7 });
+    await expect(readRecord('jobs', 'roundtrip', Record)).resolves.toEqual({ n: 7 });
+  });
+
+  it.each([
+    ['text that is not JSON', 'not json {'],
+    ['JSON of another shape', '{"n":"seven"}'],
+  ])('reads a record holding %s as missing', async (_case, raw) => {
+    await getStore({ name: 'jobs', consistency: 'strong' }).set('damaged', raw);
+    await expect(readRecord('jobs', 'damaged', Record)).resolves.toBeNull();
+  });
+
+  it('lists no key with a segment starting with a dot (the local server’s files being written)', async () => {
+    const raw = getStore({ name: 'jobs', consistency: 'strong' });
+    await raw.set('list/.tmp-write', '{}');
+    await raw.set('list/real', '{}');
+    await expect(listKeys('jobs', 'list/')).resolves.toEqual(['list/real']);
+  });
+});
+
+describe('the Blobs module during an outage', () => {
+  let requests = 0;
+  let hang = false;
+  const server = http.createServer((_req, res) => {
+    requests += 1;
+    if (hang) return;
+    res.writeHead(500).end('down');
+  });
+  const point = () => {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
+      JSON.stringify({ siteID: 's', token: 't', edgeURL: url, uncachedEdgeURL: url }),
+    ).toString('base64');
+  };
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    point();
+  });
+  afterEach(() => {
+    requests = 0;
+    hang = false;
+  });
+  afterAll(async () => {
+    delete process.env.NETLIFY_BLOBS_CONTEXT;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('fails with BlobsUnavailableError, then fails at once without calling Blobs while cooling down', async () => {
+    await expect(readRecord('jobs', 'x', Record)).rejects.toBeInstanceOf(BlobsUnavailableError);
+    const made = requests;
+    expect(made).toBeGreaterThan(0);
+    await expect(writeRecord('jobs', 'x', Record, { n: 1 })).rejects.toBeInstanceOf(BlobsUnavailableError);
+    await expect(listKeys('jobs', '')).rejects.toBeInstanceOf(BlobsUnavailableError);
+    expect(requests).toBe(made);
+  });
+
+  it(`gives up on a Blobs server that never answers after ${BLOBS_DEADLINE_MS} ms`, async () => {
+    hang = true;
+    const started = Date.now();
+    await expect(readRecord('jobs', 'y', Record)).rejects.toThrow(/took over/);
+    // Bounded by the deadline rather than by the client's retries.
+    expect(Date.now() - started).toBeLessThan(BLOBS_DEADLINE_MS * 3);
+  }, 20_000);
+});

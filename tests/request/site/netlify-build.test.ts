@@ -1,0 +1,180 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Config, Context } from '@netlify/functions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import { startLocalBlobs } from '../../support/local-blobs.ts';
+import { ROOT } from '../../support/served-site.ts';
+
+// The Netlify build runs in a copy of the project (what git tracks, plus new files it does not
+// ignore), so it never disturbs the local build in dist/.
+function projectFiles(): string[] {
+  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return listed.stdout.split('\0').filter((file) => file && existsSync(path.join(ROOT, file)));
+}
+
+let copy: string;
+let build: { status: number | null; output: string };
+
+beforeAll(async () => {
+  copy = await mkdtemp(path.join(tmpdir(), 'site-api-netlify-'));
+  for (const file of projectFiles()) await cp(path.join(ROOT, file), path.join(copy, file), { recursive: true });
+  await symlink(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  const result = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
+    cwd: copy,
+    // As Netlify's CLI runs it (`netlify build`: NETLIFY_LOCAL, not NETLIFY), with no SITE_URL:
+    // the site's address is Netlify's own URL.
+    env: {
+      PATH: process.env.PATH ?? '',
+      NETLIFY_LOCAL: 'true',
+      CONTEXT: 'production',
+      URL: 'https://site.example',
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
+    encoding: 'utf8',
+  });
+  build = { status: result.status, output: `${result.stdout}${result.stderr}` };
+});
+afterAll(() => rm(copy, { recursive: true, force: true }));
+
+interface UserFunction {
+  name: string;
+  config: Config;
+}
+async function userFunctions(): Promise<UserFunction[]> {
+  const dir = path.join(copy, 'netlify/functions');
+  const files = (await readdir(dir).catch(() => [])).filter((file) => /\.(mts|ts|mjs|js)$/.test(file));
+  return Promise.all(
+    files.map(async (file) => {
+      const module = (await import(pathToFileURL(path.join(dir, file)).href)) as { config?: Config };
+      return { name: file.replace(/\.\w+$/, ''), config: module.config ?? {} };
+    }),
+  );
+}
+const pathsOf = (config: Config): string[] => ('path' in config && config.path ? [config.path].flat() : []);
+const methodsOf = (config: Config): string[] | 'all' => (config.method ? [config.method].flat() : 'all');
+
+describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () => {
+  it('succeeds with the Netlify adapter, without a sessions driver or a warning', () => {
+    expect(build.status, build.output).toBe(0);
+    expect(build.output).toContain('@astrojs/netlify');
+    expect(build.output).not.toMatch(/sessions/i);
+    expect(build.output).not.toMatch(/\bwarn(ing)?\b/i);
+  });
+
+  it("names Netlify's URL in the prerendered documents", async () => {
+    const openapi = JSON.parse(await readFile(path.join(copy, 'dist/docs/openapi.json'), 'utf8'));
+    expect(openapi.servers[0].url).toBe('https://site.example');
+    const skills = await readFile(path.join(copy, 'dist/.well-known/agent-skills/index.json'), 'utf8');
+    expect(skills).toContain('"https://site.example/.well-known/agent-skills/park-wait-times/SKILL.md"');
+    expect(await readFile(path.join(copy, 'dist/parks/epcot/index.html'), 'utf8')).toContain(
+      'https://site.example/widgets/park-waits.js',
+    );
+  });
+
+  it('emits one SSR function that claims every path but prefers static files', async () => {
+    const ssr = await readFile(path.join(copy, '.netlify/v1/functions/ssr/ssr.mjs'), 'utf8');
+    expect(ssr).toMatch(/path:\s*'\/\*'/);
+    expect(ssr).toMatch(/preferStatic:\s*true/);
+    expect(ssr).not.toMatch(/method:/);
+  });
+
+  it('pins Node 24, the publish folder and the functions folder in netlify.toml', async () => {
+    const toml = await readFile(path.join(copy, 'netlify.toml'), 'utf8');
+    expect(toml).toMatch(/NODE_VERSION\s*=\s*"24"/);
+    expect(toml).toMatch(/publish\s*=\s*"dist"/);
+    expect(toml).toMatch(/directory\s*=\s*"netlify\/functions"/);
+  });
+
+  it('gives every user function a path or a schedule, and no path and method to two functions', async () => {
+    const functions = await userFunctions();
+    const claims = new Map<string, string>();
+    for (const fn of functions) {
+      const hasSchedule = 'schedule' in fn.config && Boolean(fn.config.schedule);
+      expect(pathsOf(fn.config).length > 0 || hasSchedule, `${fn.name} has neither path nor schedule`).toBe(true);
+      const methods = methodsOf(fn.config);
+      for (const pathname of pathsOf(fn.config)) {
+        for (const method of methods === 'all' ? ['*'] : methods) {
+          for (const other of [`${pathname} ${method}`, `${pathname} *`]) {
+            expect(
+              claims.get(other),
+              `${pathname} ${method} claimed by ${claims.get(other)} and ${fn.name}`,
+            ).toBeUndefined();
+          }
+          if (method === '*') {
+            for (const key of claims.keys())
+              expect(key.startsWith(`${pathname} `), `${pathname} claimed twice`).toBe(false);
+          }
+          claims.set(`${pathname} ${method}`, fn.name);
+        }
+      }
+    }
+  });
+
+  it('lets no user function shadow a prerendered file', async () => {
+    const functionPaths = (await userFunctions()).flatMap((fn) => pathsOf(fn.config));
+    const files: string[] = [];
+    const walk = async (dir: string, prefix: string) => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) await walk(path.join(dir, entry.name), `${prefix}/${entry.name}`);
+        else files.push(`${prefix}/${entry.name}`.replace(/\/index\.html$/, '/'));
+      }
+    };
+    await walk(path.join(copy, 'dist'), '');
+    expect(files).toContain('/docs/openapi.json');
+    for (const pathname of functionPaths) {
+      const pattern = new URLPattern({ pathname });
+      expect(
+        files.filter((file) => pattern.test({ pathname: file })),
+        pathname,
+      ).toEqual([]);
+    }
+  });
+
+  describe('its SSR function', () => {
+    let upstream: FakeQueueTimes;
+    let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
+    let handler: (request: Request, context: Context) => Promise<Response>;
+
+    beforeAll(async () => {
+      upstream = await startFakeQueueTimes();
+      blobs = await startLocalBlobs();
+      process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
+      const module = await import(pathToFileURL(path.join(copy, '.netlify/v1/functions/ssr/ssr.mjs')).href);
+      handler = module.default;
+    });
+    afterAll(async () => {
+      delete process.env.WAIT_TIMES_UPSTREAM_URL;
+      await upstream.close();
+      await blobs.stop();
+    });
+
+    it('turns the route cache settings into Netlify CDN headers with durable and stale-while-revalidate', async () => {
+      const context = { ip: '203.0.113.9', params: {}, waitUntil: () => {} } as unknown as Context;
+      const response = await handler(new Request('https://site.example/api/wait-times?park=epcot'), context);
+      expect(response.status).toBe(200);
+      const directives = (response.headers.get('netlify-cdn-cache-control') ?? '').split(/,\s*/);
+      expect(directives).toEqual(expect.arrayContaining(['public', 'durable', 'stale-while-revalidate=600']));
+      const maxAge = Number(directives.find((d) => d.startsWith('max-age='))?.slice(8));
+      expect(maxAge).toBeGreaterThan(0);
+      expect(maxAge).toBeLessThanOrEqual(300);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+      expect(response.headers.get('etag')).toBeTruthy();
+    });
+
+    it('sends no CDN caching headers on an error', async () => {
+      const context = { ip: '203.0.113.9', params: {}, waitUntil: () => {} } as unknown as Context;
+      const response = await handler(new Request('https://site.example/api/wait-times?park=nowhere'), context);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('netlify-cdn-cache-control')).toBeNull();
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    });
+  });
+});

@@ -1,0 +1,139 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { type FakeQueueTimes, recordedPayload, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import { readRecord, writeRecord } from '../../../src/platform/store.ts';
+import { toStep } from '../../../src/wait-times/forecast/forecast.ts';
+import { type WaitProfile, WaitProfileSchema } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import { findPark, type Park } from '../../../src/wait-times/parks.ts';
+import { blobsHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
+import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/wait-times.ts';
+import { startLocalBlobs } from '../../support/local-blobs.ts';
+
+/**
+ * The forecaster inside the service: GET /api/wait-times' core (`getWaitTimes`) against a fake
+ * upstream replaying a real Epcot payload and a real Blobs server, with the clock moved by the test.
+ */
+
+const MINUTE = 60_000;
+/** 10:05 in Orlando (EST): slot 20 of the park's day. */
+const TEN_AM_EASTERN = Date.parse('2026-01-14T15:05:00Z');
+const TEST_TRACK = 160; // open, 60 minutes in the recording
+const FROZEN = 2679; // open, 65 minutes in the recording
+
+let upstream: FakeQueueTimes;
+let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
+const epcot = findPark('epcot') as Park;
+
+interface RawRide {
+  id: number;
+  wait_time: number;
+  is_open: boolean;
+}
+type RawPark = { lands: { rides: RawRide[] }[]; rides: RawRide[] };
+
+/** The recorded Epcot payload with some rides' waits replaced. */
+function epcotWith(waits: Record<number, number>): unknown {
+  const park = structuredClone(recordedPayload(5)) as RawPark;
+  for (const ride of [...park.lands.flatMap((land) => land.rides), ...park.rides]) {
+    const wait = waits[ride.id];
+    if (wait !== undefined) ride.wait_time = wait;
+  }
+  return park;
+}
+
+const profileOf = () => readRecord('wait-times', `profile/${epcot.slug}`, WaitProfileSchema);
+const rideNamed = async (name: string) =>
+  (await getWaitTimes(epcot)).body.rides.find((ride) => ride.name === name) ?? expect.fail(`no ride ${name}`);
+
+beforeAll(async () => {
+  upstream = await startFakeQueueTimes();
+  process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
+});
+afterAll(async () => {
+  delete process.env.WAIT_TIMES_UPSTREAM_URL;
+  await upstream.close();
+});
+beforeEach(async () => {
+  blobs = await startLocalBlobs();
+  resetWaitTimesMemory();
+  upstream.setPayload(5, null);
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(TEN_AM_EASTERN);
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  await blobs.stop();
+});
+
+describe('the forecast in GET /api/wait-times', () => {
+  it('is the wait as it is on a cold start, null for closed rides, and a profile record is started', async () => {
+    const { body } = await getWaitTimes(epcot);
+    expect(body.rides.length).toBeGreaterThan(10);
+    for (const ride of body.rides) expect(ride.forecast).toBe(ride.open ? toStep(ride.wait) : null);
+    expect(await profileOf()).toEqual({ version: 1, learnedThrough: body.updatedAt, rides: {} });
+  });
+
+  it('learns from the samples it collects about 30 minutes apart, in the slot of the park-local time', async () => {
+    for (let step = 0; step <= 8; step++) {
+      upstream.setPayload(5, epcotWith({ [TEST_TRACK]: 60 + 5 * step }));
+      await getWaitTimes(epcot);
+      vi.setSystemTime(Date.now() + 5 * MINUTE + 1000);
+    }
+    const profile = (await profileOf()) as WaitProfile;
+    const testTrack = profile.rides[String(TEST_TRACK)];
+    // Samples from 10:05 to 10:45 pair up from 10:35 on; their earlier halves fall in 10:00–10:29.
+    expect(Object.keys(testTrack?.buckets ?? {})).toEqual(['20']);
+    const [level, , , , nearShift, nearCount] = testTrack?.buckets['20'] ?? [];
+    expect(level).toBeGreaterThanOrEqual(60);
+    expect(nearCount).toBeGreaterThanOrEqual(3);
+    expect(nearShift).toBeGreaterThan(0); // it climbed 30 minutes in every 30 minutes
+  });
+
+  it("answers with the park's learned profile: a ride that usually climbs at this hour is forecast higher", async () => {
+    const climbsAtTen: WaitProfile = {
+      version: 1,
+      learnedThrough: TEN_AM_EASTERN - MINUTE,
+      rides: { [TEST_TRACK]: { seen: TEN_AM_EASTERN - MINUTE, buckets: { 20: [60, 10, 0, 0, 12.4, 50, 0, 0] } } },
+    };
+    await writeRecord('wait-times', `profile/${epcot.slug}`, WaitProfileSchema, climbsAtTen);
+    expect((await rideNamed('Test Track')).forecast).toBe(70); // 60 + 12.4, in 5-minute steps
+    expect((await rideNamed('Frozen Ever After')).forecast).toBe(65); // nothing learned: as it is
+  });
+
+  it('falls back to persistence when the profile record is damaged, and replaces it with a sound one', async () => {
+    const damaged = { version: 1, learnedThrough: 0, rides: { [FROZEN]: { seen: 0, buckets: { 20: [65, 'x'] } } } };
+    await writeRecord('wait-times', `profile/${epcot.slug}`, z.unknown(), damaged);
+    upstream.setPayload(5, epcotWith({ [FROZEN]: 67 }));
+    expect((await rideNamed('Frozen Ever After')).forecast).toBe(65);
+    expect(await profileOf()).toMatchObject({ version: 1, rides: {} });
+  });
+});
+
+describe('the profile record under concurrent refreshes (real Blobs)', () => {
+  it('stays valid and counts no sample twice when two instances record at once', async () => {
+    const history = blobsHistory('epcot-race');
+    const at = (minutes: number) => TEN_AM_EASTERN + minutes * MINUTE;
+    for (const minutes of [0, 5, 10, 15, 20, 25]) {
+      await recordSample(history, { at: at(minutes), waits: { 1: 30 + minutes } }, epcot.timezone);
+    }
+    const observations = async () => {
+      const [, , , low, , near, , high] = (await history.readProfile())?.rides['1']?.buckets['20'] ?? [];
+      return (low ?? 0) + (near ?? 0) + (high ?? 0);
+    };
+    const before = await observations(); // 20 and 25 paired with 0
+    // Two instances fetch a minute apart and record at the same moment.
+    await Promise.all([
+      recordSample(history, { at: at(30), waits: { 1: 60 } }, epcot.timezone),
+      recordSample(history, { at: at(31), waits: { 1: 61 } }, epcot.timezone),
+    ]);
+    // The next refresh learns whatever the race left unlearned.
+    await recordSample(history, { at: at(36), waits: { 1: 66 } }, epcot.timezone);
+    const profile = await history.readProfile();
+    expect(WaitProfileSchema.safeParse(profile).success).toBe(true);
+    // Three new samples with a partner 20–45 minutes earlier: each learned once, or one lost to the race.
+    expect(before).toBe(2);
+    expect(await observations()).toBeGreaterThanOrEqual(before + 2);
+    expect(await observations()).toBeLessThanOrEqual(before + 3);
+    expect(profile?.learnedThrough).toBe(at(36));
+  });
+});

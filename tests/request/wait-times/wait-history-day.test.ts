@@ -1,0 +1,139 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BlobsServer } from '@netlify/blobs/server';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recordedPayload } from '../../../scripts/fake-queue-times.mts';
+import { listKeys, writeRecord } from '../../../src/platform/store.ts';
+import { readDay, recordDay } from '../../../src/wait-times/day/day-store.ts';
+import { DayRecordSchema } from '../../../src/wait-times/day/history-schemas.ts';
+import { addSamples, emptyDay, localDateOf } from '../../../src/wait-times/day/park-day.ts';
+import { type ParkSnapshot, ParkSnapshotSchema } from '../../../src/wait-times/park-snapshot-schemas.ts';
+import { findPark } from '../../../src/wait-times/parks.ts';
+import { ridesOf } from '../../../src/wait-times/queue-times.ts';
+import { QueueTimesParkSchema } from '../../../src/wait-times/queue-times-schemas.ts';
+import { blobsHistory, recordSample, sampleOf } from '../../../src/wait-times/wait-history.ts';
+
+/**
+ * The day records against a real Blobs server: what one refresh costs in Blobs operations, how a
+ * write lost to a second instance is repaired, and how old days go. Calls the code the way a
+ * refresh does (wait-times.ts), with the park's real recorded rides.
+ */
+
+const MINUTE = 60_000;
+const PARIS = findPark('alphaland-paris');
+if (!PARIS) throw new Error('no alphaland-paris');
+const RIDES = ridesOf(QueueTimesParkSchema.parse(recordedPayload(PARIS.queueTimesId)));
+/** 10:00 in Paris (summer). */
+const MORNING = Date.parse('2026-07-04T08:00:00Z');
+
+const snapshotAt = (at: number, step = 0): ParkSnapshot => ({
+  fetchedAt: at,
+  rides: RIDES.map((ride, index) => ({ ...ride, wait: ride.open ? 5 * ((index + step) % 12) : 0 })),
+});
+
+/** What a refresh does to Blobs after a fetch (src/wait-times/wait-times.ts): the latest copy, the sample, the day. */
+const refresh = (snapshot: ParkSnapshot, slug: string) =>
+  Promise.all([
+    writeRecord('wait-times', `latest/${slug}`, ParkSnapshotSchema, snapshot),
+    recordSample(blobsHistory(slug), sampleOf(snapshot), PARIS.timezone),
+    recordDay({ slug, timezone: PARIS.timezone }, snapshot),
+  ]);
+
+let directory: string;
+let server: BlobsServer;
+const operations: string[] = [];
+
+beforeAll(async () => {
+  directory = await mkdtemp(path.join(tmpdir(), 'site-api-day-'));
+  server = new BlobsServer({
+    directory,
+    token: 't',
+    onRequest: ({ type, url }) => {
+      const key = decodeURIComponent(new URL(url, 'http://x').pathname).split('/').slice(3).join('/');
+      operations.push(`${type} ${key}`);
+    },
+  });
+  const { port } = await server.start();
+  const url = `http://127.0.0.1:${port}`;
+  process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
+    JSON.stringify({ siteID: 'test', token: 't', edgeURL: url, uncachedEdgeURL: url }),
+  ).toString('base64');
+});
+afterAll(async () => {
+  await server.stop();
+  delete process.env.NETLIFY_BLOBS_CONTEXT;
+  await rm(directory, { recursive: true, force: true });
+});
+beforeEach(() => {
+  operations.length = 0;
+});
+
+describe('the day record of a park', () => {
+  it('costs 3 Blobs operations per refresh (read, list, write), plus a list on the first of a local day', async () => {
+    const slug = 'cost-park';
+    const counts: number[] = [];
+    for (let step = 0; step < 40; step++) {
+      operations.length = 0;
+      await recordDay({ slug, timezone: PARIS.timezone }, snapshotAt(MORNING + step * 5 * MINUTE, step));
+      counts.push(operations.length);
+    }
+    expect(counts[0]).toBe(4);
+    expect(new Set(counts.slice(1))).toEqual(new Set([3]));
+    const day = await readDay(slug, '2026-07-04');
+    expect(day?.times).toHaveLength(40);
+    const bytes = Buffer.byteLength(JSON.stringify(day));
+    // A full day (MAX_DAY_SAMPLES) of this park stays near 7.5 times this.
+    console.info(`day record of ${Object.keys(day?.rides ?? {}).length} rides, 40 samples: ${bytes} bytes`);
+  });
+
+  it('keeps a whole refresh (latest copy, history sample, profile, day) within a bounded number of Blobs operations', async () => {
+    const slug = 'refresh-park';
+    const counts: number[] = [];
+    // 5 hours of refreshes: the 3-hour history fills, then prunes one sample per refresh.
+    for (let step = 0; step < 60; step++) {
+      operations.length = 0;
+      await refresh(snapshotAt(MORNING + step * 5 * MINUTE, step), slug);
+      counts.push(operations.length);
+    }
+    const steady = counts.slice(40);
+    console.info(
+      `Blobs operations per refresh: first ${counts[0]}, after 3 hours ${Math.min(...steady)}–${Math.max(...steady)}`,
+    );
+    expect(Math.max(...counts)).toBeLessThanOrEqual(12);
+  });
+
+  it('repairs a sample lost to a second instance writing the day at the same moment', async () => {
+    const slug = PARIS.slug;
+    const a = snapshotAt(MORNING, 1);
+    const b = snapshotAt(MORNING + 5 * MINUTE, 2);
+    // Both instances recorded their sample in the history; B's day write, made from a day read
+    // before A's landed, won: the day lacks A.
+    await recordSample(blobsHistory(slug), sampleOf(a), PARIS.timezone);
+    await recordSample(blobsHistory(slug), sampleOf(b), PARIS.timezone);
+    const names = Object.fromEntries(RIDES.map((ride) => [String(ride.id), ride.name]));
+    await writeRecord(
+      'wait-times',
+      `day/${slug}/2026-07-04`,
+      DayRecordSchema,
+      addSamples(emptyDay('2026-07-04'), [sampleOf(b)], names),
+    );
+    expect((await readDay(slug, '2026-07-04'))?.times).toEqual([b.fetchedAt]);
+
+    const c = snapshotAt(MORNING + 10 * MINUTE, 3);
+    await recordDay(PARIS, c);
+    const day = await readDay(slug, '2026-07-04');
+    expect(day?.times).toEqual([a.fetchedAt, b.fetchedAt, c.fetchedAt]);
+    const first = RIDES.findIndex((ride) => ride.open);
+    expect(day?.rides[String(RIDES[first]?.id)]?.waits[0]).toBe(sampleOf(a).waits[String(RIDES[first]?.id)]);
+  });
+
+  it('keeps today and yesterday and deletes older days on the first write of a new local day', async () => {
+    const slug = 'prune-park';
+    const park = { slug, timezone: PARIS.timezone };
+    for (const day of [0, 1, 2, 3]) await recordDay(park, snapshotAt(MORNING + day * 24 * 60 * MINUTE));
+    const keys = await listKeys('wait-times', `day/${slug}/`);
+    expect(keys).toEqual([`day/${slug}/2026-07-06`, `day/${slug}/2026-07-07`]);
+    expect(localDateOf(MORNING + 3 * 24 * 60 * MINUTE, PARIS.timezone)).toBe('2026-07-07');
+  });
+});

@@ -1,0 +1,168 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import { type WaitHistory, WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
+import { localDateOf } from '../../../src/wait-times/day/park-day.ts';
+import { findPark } from '../../../src/wait-times/parks.ts';
+import { type ServedSite, startServedSite } from '../../support/served-site.ts';
+
+/**
+ * GET /api/wait-times/history against the built server over a simulated evening: the server's
+ * clock jumps to 21:00 UTC and moves on in 5-minute steps to 02:00 UTC, while the live waits of
+ * two parks are asked for at every step. Paris starts a new local day in that window (22:00 or
+ * 23:00 UTC); Anaheim's day (from 07:00 or 08:00 UTC) runs across midnight UTC unbroken.
+ */
+
+const MINUTE = 60_000;
+const STEPS = 60; // 5 hours
+const LA = findPark('alphaland');
+const PARIS = findPark('alphaland-paris');
+if (!LA || !PARIS) throw new Error('parks missing');
+
+let upstream: FakeQueueTimes;
+let site: ServedSite;
+/** How far the server's clock was moved in total (a restarted server must be moved again). */
+let offset = 0;
+let dataDir: string;
+const stepTimes: number[] = [];
+
+const history = async (target: ServedSite, slug: string, bust: string): Promise<WaitHistory> => {
+  const response = await fetch(`${target.url}/api/wait-times/history?park=${slug}&t=${bust}`);
+  expect(response.status).toBe(200);
+  return WaitHistorySchema.parse(await response.json());
+};
+
+beforeAll(async () => {
+  upstream = await startFakeQueueTimes();
+  // Our own folder: a restart below must find the same Blobs data.
+  dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-history-'));
+  site = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url }, clock: true, dataDir });
+  // The next 21:00 UTC at least a few minutes away.
+  const now = Date.now();
+  let start = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate(), 21);
+  if (start < now + 5 * MINUTE) start += 24 * 60 * MINUTE;
+  offset = start - now;
+  await site.advanceClock(offset);
+  for (let step = 0; step < STEPS; step++) {
+    stepTimes.push(Date.now() + offset);
+    // Live waits and the day, as the widget asks for them; a fresh query misses the route cache.
+    for (const slug of [LA.slug, PARIS.slug]) {
+      expect((await fetch(`${site.url}/api/wait-times?park=${slug}&step=${step}`)).status).toBe(200);
+      expect((await fetch(`${site.url}/api/wait-times/history?park=${slug}&step=${step}`)).status).toBe(200);
+    }
+    if (step === STEPS - 1) break; // the tests below ask at the time of the last sample
+    await site.advanceClock(5 * MINUTE);
+    offset += 5 * MINUTE;
+  }
+}, 240_000);
+afterAll(async () => {
+  await site?.stop();
+  await upstream?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('GET /api/wait-times/history over a simulated evening', () => {
+  it('keeps one upstream request per park per 5 minutes, the day endpoint included', () => {
+    expect(upstream.counts.get(`/parks/${LA.queueTimesId}/queue_times.json`)).toBe(STEPS);
+    expect(upstream.counts.get(`/parks/${PARIS.queueTimesId}/queue_times.json`)).toBe(STEPS);
+  });
+
+  it('answers a west-coast park’s whole local day so far, across midnight UTC', async () => {
+    const body = await history(site, LA.slug, 'la');
+    const now = Date.now() + offset;
+    expect(body.date).toBe(localDateOf(now, LA.timezone));
+    expect(body.timeZone).toBe('America/Los_Angeles');
+    expect(body.times).toHaveLength(STEPS);
+    expect(body.times.every((at, index) => index === 0 || at > (body.times[index - 1] ?? 0))).toBe(true);
+    expect(body.times.some((at) => new Date(at).getUTCHours() === 23)).toBe(true);
+    expect(body.times.some((at) => new Date(at).getUTCHours() === 1)).toBe(true);
+    expect(body.dayStartsAt).toBeLessThanOrEqual(body.times[0] ?? 0);
+    expect(body.dayEndsAt).toBeGreaterThan(now);
+    expect(body.updatedAt).toBe(body.times.at(-1));
+    for (const ride of body.rides) {
+      expect(ride.waits).toHaveLength(STEPS);
+      expect(ride.usual).toHaveLength(48);
+    }
+    const names = body.rides.map((ride) => ride.name);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+
+  it('learns the usual half hours from the evening and, with waits as usual, calls the crowd usual', async () => {
+    const body = await history(site, LA.slug, 'crowd');
+    const learned = body.rides.flatMap((ride) => ride.usual.filter((wait) => wait !== null));
+    expect(learned.length).toBeGreaterThan(0);
+    // The recorded payload does not move, so today is exactly the usual.
+    expect(body.crowd).toMatchObject({ level: 'usual', ratio: 1 });
+    expect(body.crowd.comparisons).toBeGreaterThanOrEqual(20);
+    expect(body.crowd.rides).toBeGreaterThan(0);
+  });
+
+  it('starts a new day at the park’s own midnight: Paris shows only the samples since then', async () => {
+    const body = await history(site, PARIS.slug, 'paris');
+    const after = stepTimes.filter((at) => at >= body.dayStartsAt);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.length).toBeLessThan(STEPS);
+    expect(body.times).toHaveLength(after.length);
+    expect(body.times.every((at) => at >= body.dayStartsAt && at < body.dayEndsAt)).toBe(true);
+    expect(new Date(body.dayStartsAt).getUTCHours()).toBeGreaterThanOrEqual(22);
+    expect(body.date).toBe(localDateOf(body.dayStartsAt, PARIS.timezone));
+    expect(body.date).not.toBe(localDateOf(stepTimes[0] ?? 0, PARIS.timezone));
+  });
+
+  it('is the same day after a restart, and a second instance on the same Blobs adds to it', async () => {
+    const before = await history(site, LA.slug, 'before');
+    await site.stop();
+    site = await startServedSite({
+      env: { WAIT_TIMES_UPSTREAM_URL: upstream.url },
+      clock: true,
+      dataDir,
+    });
+    await site.advanceClock(offset);
+    expect((await history(site, LA.slug, 'restarted')).times).toEqual(before.times);
+
+    const second = await startServedSite({
+      env: { WAIT_TIMES_UPSTREAM_URL: upstream.url },
+      clock: true,
+      dataDir,
+    });
+    try {
+      await second.advanceClock(offset + 5 * MINUTE);
+      await site.advanceClock(5 * MINUTE);
+      offset += 5 * MINUTE;
+      const fromSecond = await history(second, LA.slug, 'second');
+      expect(fromSecond.times.slice(0, -1)).toEqual(before.times);
+      expect(fromSecond.times).toHaveLength(before.times.length + 1);
+      const fromFirst = await history(site, LA.slug, 'first');
+      expect(fromFirst.times.slice(0, before.times.length + 1)).toEqual(fromSecond.times);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('answers HEAD, ETag/304, CORS and the same 400/404/405 as the live waits', async () => {
+    const url = `${site.url}/api/wait-times/history?park=${LA.slug}`;
+    const first = await fetch(url);
+    expect(first.headers.get('access-control-allow-origin')).toBe('*');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"/);
+    expect((await fetch(url, { headers: { 'If-None-Match': etag ?? '' } })).status).toBe(304);
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    for (const [path, status, error] of [
+      ['/api/wait-times/history', 400, 'missing park'],
+      ['/api/wait-times/history?park=', 400, 'missing park'],
+      ['/api/wait-times/history?park=atlantis', 404, 'unknown park'],
+    ] as const) {
+      const response = await fetch(`${site.url}${path}`);
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual({ error: error });
+    }
+    const post = await fetch(url, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+});

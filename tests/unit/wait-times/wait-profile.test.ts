@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bandOf,
+  boundProfile,
+  bucketOf,
+  emptyProfile,
+  expectedChange,
+  FORGET_RIDE_AFTER_MS,
+  MIN_OBSERVATIONS,
+  updateProfile,
+} from '../../../src/wait-times/forecast/wait-profile.ts';
+import {
+  BUCKETS_PER_DAY,
+  MAX_OBSERVATIONS,
+  MAX_PROFILE_RIDES,
+  MAX_WAIT_MINUTES,
+  type WaitProfile,
+  WaitProfileSchema,
+} from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+
+const MINUTE = 60_000;
+const NOW = 1_800_000_000_000;
+const NINE_AM = 9 * 60;
+const sample = (at: number, waits: Record<string, number | null>) => ({ at, waits });
+
+/** Feeds the same change, `times` times, into ride "1" at 09:00 from a wait of `from`. */
+function teach(profile: WaitProfile, from: number, changes: readonly number[]): WaitProfile {
+  let next = profile;
+  for (const [i, change] of changes.entries()) {
+    const at = NOW + i * 5 * MINUTE;
+    next = updateProfile(next, sample(at + 30 * MINUTE, { '1': from + change }), sample(at, { '1': from }), NINE_AM);
+  }
+  return next;
+}
+
+describe('bucketOf', () => {
+  it.each([
+    [0, 0],
+    [29, 0],
+    [30, 1],
+    [NINE_AM, 18],
+    [1439, BUCKETS_PER_DAY - 1],
+  ])('minute %i falls in slot %i', (minute, slot) => {
+    expect(bucketOf(minute)).toBe(slot);
+  });
+});
+
+describe('bandOf', () => {
+  it.each([
+    // [wait, slot level, band]: near means within ±20 % and ±5 minutes of the level
+    [60, 60, 1],
+    [77, 60, 1], // 72 + 5 = 77 is still near
+    [78, 60, 2],
+    [43, 60, 1], // 48 - 5 = 43 is still near
+    [42, 60, 0],
+    [5, 0, 1], // a walk-on ride: 0 + 5
+    [6, 0, 2],
+    [3, 10, 1],
+    [2, 10, 0],
+  ] as const)('a wait of %i against a level of %i is band %i', (wait, level, band) => {
+    expect(bandOf(wait, level)).toBe(band);
+  });
+});
+
+describe('updateProfile', () => {
+  it('learns only from rides open in both samples, in the slot of the earlier one', () => {
+    const earlier = sample(NOW, { '1': 30, '2': null, '3': 20, '4': 10 });
+    const now = sample(NOW + 30 * MINUTE, { '1': 45, '2': 30, '3': null });
+    const profile = updateProfile(emptyProfile(), now, earlier, NINE_AM);
+    expect(Object.keys(profile.rides)).toEqual(['1']);
+    expect(Object.keys(profile.rides['1']?.buckets ?? {})).toEqual(['18']);
+    expect(profile.rides['1']?.seen).toBe(now.at);
+  });
+
+  it.each([
+    [MAX_WAIT_MINUTES + 1, 30],
+    [30, 999],
+  ])('does not learn from an implausible wait (%i then, %i now)', (then, now) => {
+    const profile = updateProfile(
+      emptyProfile(),
+      sample(NOW + 30 * MINUTE, { '1': now }),
+      sample(NOW, { '1': then }),
+      NINE_AM,
+    );
+    expect(profile.rides).toEqual({});
+  });
+
+  it('leaves the profile it was given untouched', () => {
+    const before = teach(emptyProfile(), 30, [10, 10]);
+    const copy = structuredClone(before);
+    teach(before, 30, [20, 20, 20]);
+    expect(before).toEqual(copy);
+  });
+
+  it('follows the median change, not the mean, so rare big jumps do not drag it', () => {
+    // Three quiet half-hours for every jump of 40: median 0, mean 10.
+    const changes = Array.from({ length: 400 }, (_, i) => (i % 4 === 3 ? 40 : 0));
+    const profile = teach(emptyProfile(), 60, changes);
+    expect(Math.abs(expectedChange(profile, '1', 60, NINE_AM))).toBeLessThan(2);
+  });
+
+  it.each([
+    // [observations of a steady +15, lowest and highest expected change]: cautious early, exact later
+    [MIN_OBSERVATIONS, 3, 8],
+    [40, 6, 12],
+    [400, 14.5, 15.5],
+  ])('after %i observations of a steady climb of 15 expects between %d and %d', (count, low, high) => {
+    const change = expectedChange(teach(emptyProfile(), 30, Array(count).fill(15)), '1', 30, NINE_AM);
+    expect(change).toBeGreaterThanOrEqual(low);
+    expect(change).toBeLessThanOrEqual(high);
+  });
+
+  it('caps observation counts', () => {
+    const profile = teach(
+      emptyProfile(),
+      30,
+      Array.from({ length: MAX_OBSERVATIONS + 20 }, () => 0),
+    );
+    expect(profile.rides['1']?.buckets['18']?.[5]).toBe(MAX_OBSERVATIONS);
+  });
+});
+
+describe('expectedChange', () => {
+  it.each([
+    ['no profile at all', null, 0],
+    ['fewer observations than needed', teach(emptyProfile(), 30, Array(MIN_OBSERVATIONS - 1).fill(20)), 0],
+    ['enough observations', teach(emptyProfile(), 30, Array(MIN_OBSERVATIONS).fill(20)), 'learned'],
+  ] as const)('with %s', (_case, profile, expected) => {
+    const change = expectedChange(profile, '1', 30, NINE_AM);
+    if (expected === 'learned') expect(change).toBeGreaterThan(5);
+    else expect(change).toBe(expected);
+  });
+
+  it('knows nothing about another ride, another slot or another wait band', () => {
+    const profile = teach(emptyProfile(), 30, Array(40).fill(20));
+    expect(expectedChange(profile, '2', 30, NINE_AM)).toBe(0);
+    expect(expectedChange(profile, '1', 30, NINE_AM + 30)).toBe(0);
+    expect(expectedChange(profile, '1', 120, NINE_AM)).toBe(0);
+  });
+});
+
+describe('boundProfile', () => {
+  const ride = (seen: number) => ({ seen, buckets: {} });
+
+  it('forgets rides not seen for two months', () => {
+    const profile = { ...emptyProfile(), rides: { old: ride(NOW - FORGET_RIDE_AFTER_MS - 1), recent: ride(NOW - 1) } };
+    expect(Object.keys(boundProfile(profile, NOW).rides)).toEqual(['recent']);
+  });
+
+  it(`keeps at most ${MAX_PROFILE_RIDES} rides, the most recently seen`, () => {
+    const rides = Object.fromEntries(Array.from({ length: MAX_PROFILE_RIDES + 5 }, (_, i) => [`r${i}`, ride(NOW - i)]));
+    const bounded = boundProfile({ ...emptyProfile(), rides }, NOW);
+    expect(Object.keys(bounded.rides)).toHaveLength(MAX_PROFILE_RIDES);
+    expect(bounded.rides[`r${MAX_PROFILE_RIDES}`]).toBeUndefined();
+    expect(WaitProfileSchema.safeParse(bounded).success).toBe(true);
+  });
+
+  it('returns the same record when nothing needs to go', () => {
+    const profile = { ...emptyProfile(), rides: { a: ride(NOW) } };
+    expect(boundProfile(profile, NOW)).toBe(profile);
+  });
+});
+
+describe('the stored record', () => {
+  it('stays under 280 KB even at its bounds (100 rides, 48 slots each, widest numbers)', () => {
+    const bucket = [999.9, 999.9, -999.99, 100, -999.99, 100, -999.99, 100] as const;
+    const buckets = Object.fromEntries(Array.from({ length: BUCKETS_PER_DAY }, (_, i) => [String(i), [...bucket]]));
+    const rides = Object.fromEntries(
+      Array.from({ length: MAX_PROFILE_RIDES }, (_, i) => [String(100_000 + i), { seen: NOW, buckets }]),
+    );
+    const profile = WaitProfileSchema.parse({ version: 1, learnedThrough: NOW, rides });
+    expect(Buffer.byteLength(JSON.stringify(profile))).toBeLessThan(280 * 1024);
+  });
+
+  it.each([
+    ['an unknown version', { version: 2, learnedThrough: 0, rides: {} }],
+    [
+      'a slot index past the day',
+      { version: 1, learnedThrough: 0, rides: { 1: { seen: 0, buckets: { 48: [0, 0, 0, 0, 0, 0, 0, 0] } } } },
+    ],
+    ['a short slot', { version: 1, learnedThrough: 0, rides: { 1: { seen: 0, buckets: { 3: [0, 0, 0] } } } }],
+    [
+      'a count past the cap',
+      { version: 1, learnedThrough: 0, rides: { 1: { seen: 0, buckets: { 3: [0, 0, 0, 101, 0, 0, 0, 0] } } } },
+    ],
+  ])('is refused with %s (read back as no profile)', (_case, record) => {
+    expect(WaitProfileSchema.safeParse(record).success).toBe(false);
+  });
+});
