@@ -1,6 +1,6 @@
 /**
  * `npm run lint:cycles`: no import cycles, type-only imports included (a cycle through types
- * still ties the modules together). https://github.com/sverweij/dependency-cruiser/blob/main/doc/rules-reference.md
+ * still ties the modules together); the platform below the features; @netlify/* only in the platform. https://github.com/sverweij/dependency-cruiser/blob/main/doc/rules-reference.md
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -11,6 +11,20 @@ module.exports = {
       comment: 'Modules import each other in a circle; move the shared piece to one side (or a module below both).',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'platform-below-features',
+      severity: 'error',
+      comment: 'The platform serves every feature and knows none of them (docs/architecture.md).',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(wait-times|location|contact|jobs|photo-feed|discovery)/' },
+    },
+    {
+      name: 'features-off-the-platform-sdk',
+      severity: 'error',
+      comment: 'Feature code takes and returns plain values; only src/platform/ imports @netlify/* (DESIGN.md).',
+      from: { path: '^src/(wait-times|location|contact|jobs|photo-feed|discovery)/' },
+      to: { path: '(^|/)node_modules/@netlify/' },
     },
   ],
   options: {

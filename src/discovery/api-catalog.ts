@@ -3,13 +3,14 @@
  * derived from SITE_URL and the OpenAPI document, so a new endpoint shows up without edits here.
  */
 
-export const API_CATALOG_PATH = '/.well-known/api-catalog';
+import { API_CATALOG_PATH } from '../platform/http.ts';
+
+// The catalog's path and Link are sent by the platform on every answer; they are defined there.
+export { API_CATALOG_LINK, API_CATALOG_PATH } from '../platform/http.ts';
+
 export const OPENAPI_PATH = '/docs/openapi.json';
 export const DOCS_PATH = '/docs/api/';
 export const AGENT_SKILLS_INDEX_PATH = '/.well-known/agent-skills/index.json';
-
-/** RFC 9727 §3 / RFC 8288: sent on pages and API responses so clients can find the catalog. */
-export const API_CATALOG_LINK = `<${API_CATALOG_PATH}>; rel="api-catalog"`;
 
 /** RFC 9727 §4.2 and §7: Linkset JSON with the RFC's profile (a quoted string: URIs are not tokens). */
 export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import { API_CATALOG_LINK } from '../discovery/api-catalog.ts';
 import { HttpError } from './errors.ts';
+
+/** Where the API catalog (RFC 9727) is served. */
+export const API_CATALOG_PATH = '/.well-known/api-catalog';
+
+/** RFC 9727 §3 / RFC 8288: sent on pages and API responses so clients can find the catalog. */
+export const API_CATALOG_LINK = `<${API_CATALOG_PATH}>; rel="api-catalog"`;
 
 /**
  * Headers every response of ours carries. `Link` points clients at the API catalog (RFC 9727
