@@ -3,8 +3,6 @@
  * derived from SITE_URL and the OpenAPI document, so a new endpoint shows up without edits here.
  */
 
-import { API_CATALOG_PATH } from '../platform/http.ts';
-
 // The catalog's path and Link are sent by the platform on every answer; they are defined there.
 export { API_CATALOG_LINK, API_CATALOG_PATH } from '../platform/http.ts';
 
