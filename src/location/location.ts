@@ -104,9 +104,8 @@ export function publicLocation(state: PinState, now: number, staleAfterMs: numbe
  * named by the update's own time: `pin/<ms, 15 digits>-<uuid>`, `travel/<ms>-<uuid>`. The newest
  * key of each prefix is the current value, so:
  * - two instances writing at once never overwrite each other, and whichever finishes last, the
- *   reader still takes the newest by fix time. There is no read-modify-write of one record, which
- *   would need atomic conditional writes (Blobs has them on Netlify, not in the local server, see
- *   notes/platform.md §3).
+ *   reader still takes the newest by fix time. There is no read-modify-write of one record, so no
+ *   conditional write and no retry is needed (docs/consistency.md).
  * - after a write, the keys it saw that are older than its own are deleted. A writer can only delete
  *   keys older than one it knows is stored, so the newest key is never deleted.
  */

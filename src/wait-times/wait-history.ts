@@ -79,9 +79,8 @@ export function unlearnedTimes(times: readonly number[], learnedThrough: number)
  *
  * Concurrency (two instances refreshing one park at once): samples are one record each, written
  * once, so they never clash. The profile is a single record that each instance reads, extends
- * and writes whole, and Blobs offers no reliable compare-and-swap here (local reads carry no
- * ETag and local conditional writes are not atomic, notes/platform.md §3), so the last writer
- * wins. That is harmless by construction: a profile is always "some base profile plus the
+ * and writes whole without a conditional write (a retry loop per refresh would cost more than a
+ * lost observation; docs/consistency.md), so the last writer wins. That is harmless by construction: a profile is always "some base profile plus the
  * samples newer than its `learnedThrough`, in time order", so whichever write survives has
  * applied each sample at most once. A lost write only means its samples are learned by the next
  * refresh (they are still in the history) or, if an instance already moved `learnedThrough` past

@@ -15,6 +15,27 @@ import { waitTimesExample } from './example.ts';
 import { PARK_SLUGS } from './parks.ts';
 import { parkFromQuery } from './wait-times.ts';
 
+/** What both park endpoints answer besides their 200: the same park rules, caching and relay failures. */
+export const parkAnswers: Record<string, JsonObject> = {
+  '304': notModified,
+  '400': errorResponseObject(
+    '`park` is missing or empty.',
+    thrownBy(() => parkFromQuery(null)),
+    PUBLIC_HEADERS,
+  ),
+  '404': errorResponseObject(
+    '`park` is not one of the 17 slugs.',
+    thrownBy(() => parkFromQuery('atlantis')),
+    PUBLIC_HEADERS,
+  ),
+  '405': readOnlyMethodNotAllowed,
+  '502': errorResponseObject(
+    'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
+    new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
+    ['Retry-After', ...PUBLIC_HEADERS],
+  ),
+};
+
 export const waitTimesPaths: Record<string, JsonObject> = {
   '/api/wait-times': {
     get: {
@@ -40,23 +61,7 @@ export const waitTimesPaths: Record<string, JsonObject> = {
           headers: headerRefs('ETag', ...PUBLIC_HEADERS),
           content: jsonContent('WaitTimes', waitTimesExample()),
         },
-        '304': notModified,
-        '400': errorResponseObject(
-          '`park` is missing or empty.',
-          thrownBy(() => parkFromQuery(null)),
-          PUBLIC_HEADERS,
-        ),
-        '404': errorResponseObject(
-          '`park` is not one of the 17 slugs.',
-          thrownBy(() => parkFromQuery('atlantis')),
-          PUBLIC_HEADERS,
-        ),
-        '405': readOnlyMethodNotAllowed,
-        '502': errorResponseObject(
-          'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
-          new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
-          ['Retry-After', ...PUBLIC_HEADERS],
-        ),
+        ...parkAnswers,
       },
     },
   },

@@ -1,18 +1,12 @@
-import { UpstreamUnavailableError } from '../../platform/errors.ts';
-import { thrownBy } from '../../platform/openapi-examples.ts';
 import {
   ANONYMOUS,
-  errorResponseObject,
   headerRefs,
   type JsonObject,
   jsonContent,
-  notModified,
   PUBLIC_HEADERS,
-  readOnlyMethodNotAllowed,
 } from '../../platform/openapi-vocabulary.ts';
-import { RELAY_BACKOFF_MS } from '../../platform/relay-cache.ts';
 import { PARK_SLUGS } from '../parks.ts';
-import { parkFromQuery } from '../wait-times.ts';
+import { parkAnswers } from '../wait-times-openapi.ts';
 import { waitHistoryExample } from './history-example.ts';
 // Registers the WaitHistory, RideDay, CrowdLevel and CrowdWord components.
 import './history-schemas.ts';
@@ -45,23 +39,7 @@ export const waitHistoryPaths: Record<string, JsonObject> = {
           headers: headerRefs('ETag', ...PUBLIC_HEADERS),
           content: jsonContent('WaitHistory', example),
         },
-        '304': notModified,
-        '400': errorResponseObject(
-          '`park` is missing or empty.',
-          thrownBy(() => parkFromQuery(null)),
-          PUBLIC_HEADERS,
-        ),
-        '404': errorResponseObject(
-          '`park` is not one of the 17 slugs.',
-          thrownBy(() => parkFromQuery('atlantis')),
-          PUBLIC_HEADERS,
-        ),
-        '405': readOnlyMethodNotAllowed,
-        '502': errorResponseObject(
-          'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
-          new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
-          ['Retry-After', ...PUBLIC_HEADERS],
-        ),
+        ...parkAnswers,
       },
     },
   },
