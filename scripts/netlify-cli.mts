@@ -72,3 +72,6 @@ export function cliEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
 export function netlifyBuild(dir: string): string {
   return run(CLI, ['build', '--offline', '--context', 'production'], dir, cliEnvironment());
 }
+
+// `node scripts/netlify-cli.mts` installs the CLI alone: .ci/run does it while the tests run.
+if (process.argv[1] === fileURLToPath(import.meta.url)) ensureCli();
