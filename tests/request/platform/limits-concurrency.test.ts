@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import contact from '../../../netlify/functions/contact.mts';
 import location from '../../../netlify/functions/location.mts';
 import { createContext } from '../../../server/functions.mts';
+import { expectLimited, statuses } from '../../support/limit-counts.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 import { eventually } from '../../support/served-site.ts';
 import { type SmtpSink, startSmtpSink } from '../../support/smtp-sink.ts';
@@ -56,32 +57,12 @@ function postLocation(ip: string, token: string): Promise<Response> {
   return location(request, contextFor(url, ip));
 }
 
-const statuses = (responses: Response[]) =>
-  responses.reduce<Record<number, number>>((counts, { status }) => {
-    counts[status] = (counts[status] ?? 0) + 1;
-    return counts;
-  }, {});
-
-/**
- * The guarantee: never more than `limit` admitted, every other answer a 429 (or a 503 when Blobs,
- * the arbiter, could not keep up on a loaded machine; refused, never let through). When Blobs
- * kept up, exactly `limit` are admitted.
- */
-function expectLimited(counts: Record<number, number>, admittedStatuses: number[], limit: number): number {
-  const admitted = admittedStatuses.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
-  const refused = (counts[429] ?? 0) + (counts[503] ?? 0);
-  expect(admitted).toBeLessThanOrEqual(limit);
-  expect(admitted + refused).toBe(AT_ONCE);
-  if (!counts[503]) expect(admitted).toBe(limit);
-  return admitted;
-}
-
 describe('the contact limit under concurrency', () => {
   it(`accepts and delivers 5 of ${AT_ONCE} messages sent at once by one client, and answers the rest 429`, async () => {
     sink.mails.length = 0;
     const responses = await Promise.all(Array.from({ length: AT_ONCE }, (_, n) => sendMessage('203.0.113.90', n)));
     const counts = statuses(responses);
-    expectLimited(counts, [200, 202], 5);
+    expectLimited(counts, [200, 202], 5, AT_ONCE);
     const retryAfter = responses.filter((r) => r.status === 429).map((r) => Number(r.headers.get('retry-after')));
     // Counted from the client's own oldest hit, made moments ago: close to the whole hour.
     for (const seconds of retryAfter) expect(seconds).toBeGreaterThan(3500);
@@ -94,7 +75,7 @@ describe('the contact limit under concurrency', () => {
     const responses = await Promise.all(
       Array.from({ length: AT_ONCE }, (_, n) => sendMessage(`2001:db8:5:6:${n.toString(16)}::1`, n)),
     );
-    expectLimited(statuses(responses), [200, 202], 5);
+    expectLimited(statuses(responses), [200, 202], 5, AT_ONCE);
   });
 });
 
@@ -103,7 +84,7 @@ describe('the location failure limit under concurrency', () => {
     const responses = await Promise.all(
       Array.from({ length: AT_ONCE }, (_, n) => postLocation('203.0.113.91', `wrong-token-${n}-0123456789`)),
     );
-    expectLimited(statuses(responses), [401], 10);
+    expectLimited(statuses(responses), [401], 10, AT_ONCE);
     // Over the limit, even the right token is refused.
     expect((await postLocation('203.0.113.91', TOKEN)).status).toBe(429);
   });

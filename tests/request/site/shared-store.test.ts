@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectLimited, statuses } from '../../support/limit-counts.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 import { eventually, type ServedSite, startServedSite } from '../../support/served-site.ts';
 import { type SmtpSink, startSmtpSink } from '../../support/smtp-sink.ts';
@@ -34,26 +35,6 @@ afterAll(async () => {
 /** Request n goes to one instance or the other, alternately. */
 const instance = (n: number) => sites[n % sites.length]?.url ?? '';
 
-const statuses = (responses: Response[]) =>
-  responses.reduce<Record<number, number>>((counts, { status }) => {
-    counts[status] = (counts[status] ?? 0) + 1;
-    return counts;
-  }, {});
-
-/**
- * The guarantee: never more than `limit` admitted, every other answer a 429 (or a 503 when Blobs,
- * the arbiter, could not keep up on a loaded machine; refused, never let through). When Blobs
- * kept up, exactly `limit` are admitted.
- */
-function expectLimited(counts: Record<number, number>, admittedStatuses: number[], limit: number): number {
-  const admitted = admittedStatuses.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
-  const refused = (counts[429] ?? 0) + (counts[503] ?? 0);
-  expect(admitted).toBeLessThanOrEqual(limit);
-  expect(admitted + refused).toBe(AT_ONCE);
-  if (!counts[503]) expect(admitted).toBe(limit);
-  return admitted;
-}
-
 describe('limits shared by two server processes', () => {
   it(`accepts and delivers 5 of ${AT_ONCE} contact messages sent at once to either instance`, async () => {
     const responses = await Promise.all(
@@ -66,7 +47,7 @@ describe('limits shared by two server processes', () => {
       ),
     );
     const counts = statuses(responses);
-    expectLimited(counts, [200, 202], 5);
+    expectLimited(counts, [200, 202], 5, AT_ONCE);
     await eventually(() => sink.mails.length >= (counts[200] ?? 0));
     expect(sink.mails.length).toBeLessThanOrEqual((counts[200] ?? 0) + (counts[202] ?? 0));
   });
@@ -81,6 +62,6 @@ describe('limits shared by two server processes', () => {
         }),
       ),
     );
-    expectLimited(statuses(responses), [401], 10);
+    expectLimited(statuses(responses), [401], 10, AT_ONCE);
   });
 });
