@@ -1,5 +1,5 @@
 import { z } from 'zod';
-// From another schema, never from lib/: lib/forecast.ts imports this file (no import cycle).
+// From another schema, never from forecast/forecast.ts: it imports this file (no import cycle).
 import { MAX_WAIT_MINUTES } from './forecast/wait-profile-schemas.ts';
 
 // The error body is shared by every endpoint (src/platform/error-schemas.ts); re-exported for existing imports.
