@@ -4,6 +4,7 @@ import { cacheNetlify } from '@astrojs/netlify/cache';
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
 import { recordBuildSite } from './scripts/build-record.mts';
+import { bundleNetlifyFunctions } from './scripts/bundle-functions.mts';
 import { onNetlify, resolveSiteUrl } from './src/platform/site-url.ts';
 
 // Netlify's build sets NETLIFY=true and its CLI (`netlify build`, `netlify serve`) NETLIFY_LOCAL=true:
@@ -19,11 +20,7 @@ export default defineConfig({
   // `staticHeaders`: the Content-Security-Policy of prerendered pages becomes a response header
   // (Netlify: .netlify/v1/config.json; Node: dist/_headers.json, applied by the local runtime)
   // instead of a <meta> tag, so `frame-ancestors` works too.
-  adapter: netlifyBuild
-    ? // The SSR function leaves out zod's CommonJS build (never loaded by ESM code), as netlify.toml's
-      // `included_files` does for the other functions: it zips under 1 MB (docs/netlify.md).
-      netlify({ staticHeaders: true, excludeFiles: ['./node_modules/zod/**/*.cjs'] })
-    : node({ mode: 'standalone', staticHeaders: true }),
+  adapter: netlifyBuild ? netlify({ staticHeaders: true }) : node({ mode: 'standalone', staticHeaders: true }),
   cache: {
     provider: netlifyBuild
       ? cacheNetlify()
@@ -37,8 +34,10 @@ export default defineConfig({
   // Sessions are not used: `false` keeps the adapters from wiring a storage driver and the session
   // runtime out of the bundle (https://docs.astro.build/en/reference/configuration-reference/#session).
   session: false,
-  // The local runtime refuses to serve a build made for another SITE_URL (scripts/build-record.mts).
-  integrations: netlifyBuild ? [] : [recordBuildSite(site)],
+  // Netlify: the functions in netlify/functions are bundled with their dependencies (cold start,
+  // scripts/bundle-functions.mts). Locally: the runtime refuses to serve a build made for another
+  // SITE_URL (scripts/build-record.mts).
+  integrations: netlifyBuild ? [bundleNetlifyFunctions()] : [recordBuildSite(site)],
   trailingSlash: 'ignore',
   // Astro serves no POST of ours (those are Netlify functions); unsupported methods get our 405.
   security: {
@@ -61,6 +60,10 @@ export default defineConfig({
   image: { endpoint: { route: '/_image', entrypoint: './src/image-endpoint.ts' } },
   // No Markdown pages; without this Astro warns that Shiki's inline styles conflict with the CSP.
   markdown: { syntaxHighlight: false },
+  // On Netlify the SSR function carries its dependencies bundled and tree-shaken, not as package
+  // files it loads one by one (zod's classic API alone is ~100 modules): a cold start loads far
+  // less (docs/netlify.md). The Node build keeps them packages, shared with the local runtime.
+  vite: netlifyBuild ? { ssr: { noExternal: true } } : {},
   telemetry: false,
   devToolbar: { enabled: false },
 });

@@ -5,16 +5,19 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { bundleModules } from '../../scripts/bundle-functions.mts';
 import { startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
 import { CLI, CLI_DIR, copyProject, netlifyBuild, ROOT } from '../../scripts/netlify-cli.mts';
 import { startBlobsServer } from '../../server/blobs.mts';
 
 /**
  * `npm run bench cold-start`: the Netlify build as `netlify build --offline` packages it. Prints
- * each function's zipped size and, for `ssr` and `location`, the time from a fresh process to the
- * first answer (the function module loaded from its unzipped bundle, one real request), against a
- * baseline function that imports nothing, started the same way in the same run. Netlify's own
- * bootstrap, the same for every function, is left out. Needs netlify-cli in .cache/ (installed by
+ * each function's zipped size and, for `ssr`, `location` and `contact`, the time from a fresh
+ * process to the first answer: Netlify's bootstrap loaded first (as every function's entry point
+ * does), then the function module from its unzipped bundle, one real request. Two reference
+ * functions are started the same way in the same run: one that imports nothing (the baseline) and
+ * one that reads one blob (the floor of any function that uses Blobs: fetch, its connection and the
+ * Blobs client, paid once per process). Needs netlify-cli in .cache/ (installed by
  * `npm run verify:netlify`); without it this part is skipped with a line saying so.
  */
 const ROUNDS = Number(process.env.COLD_START_ROUNDS ?? 7);
@@ -26,9 +29,14 @@ interface Manifest {
 }
 interface Answer {
   status: number;
+  bootstrapped: number;
   imported: number;
   answered: number;
-  wall: number;
+}
+interface Case {
+  file: string;
+  url: string;
+  init?: RequestInit;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -46,27 +54,18 @@ export async function unpack(zip: string): Promise<{ dir: string; file: string }
   return { dir, file: path.join(dir, handler) };
 }
 
-/** One fresh process: load `file`, answer one request. */
-export function probe(file: string, url: string, init?: RequestInit): Promise<Answer> {
-  const started = performance.now();
+/** One fresh process: load Netlify's `bootstrap`, then `file`, answer one request. */
+export function probe(bootstrap: string, { file, url, init }: Case): Promise<Answer> {
   const child = fork(path.join(ROOT, 'bench/cold-start/probe.mjs'), [], { stdio: 'inherit' });
   return new Promise((resolve, reject) => {
-    child.once('message', (answer) => {
-      resolve({ ...(answer as Omit<Answer, 'wall'>), wall: performance.now() - started });
-      child.kill();
-    });
+    child.once('message', (answer) => resolve(answer as Answer));
     child.once('error', reject);
-    child.send({ module: pathToFileURL(file).href, url, init });
+    child.send({ bootstrap: pathToFileURL(bootstrap).href, module: pathToFileURL(file).href, url, init });
   });
 }
 
-/** Builds `dir` with Netlify's CLI and measures its functions. */
-export async function measureNetlifyBuild(dir: string): Promise<void> {
-  const started = performance.now();
-  netlifyBuild(dir);
-  console.info(
-    `\n## cold-start: the Netlify build (netlify build --offline, ${((performance.now() - started) / 1000).toFixed(0)} s)\n`,
-  );
+/** Prints each function's zipped size; returns the manifest. */
+function printSizes(dir: string): Manifest {
   const manifest = JSON.parse(readFileSync(path.join(dir, '.netlify/functions/manifest.json'), 'utf8')) as Manifest;
   console.info('| function | zipped KiB | under 1 MiB |');
   console.info('|---|---|---|');
@@ -74,8 +73,42 @@ export async function measureNetlifyBuild(dir: string): Promise<void> {
     const size = statSync(fn.path).size;
     console.info(`| ${fn.name} | ${(size / 1024).toFixed(0)} | ${size < LIMIT_BYTES ? 'yes' : '**no**'} |`);
   }
+  return manifest;
+}
 
+const ms = (value: number) => value.toFixed(0);
+
+/** Prints the medians: times since the process started, and the first answer against both references. */
+function printTimes(results: Map<string, Answer[]>): void {
+  const answeredOf = (name: string) => median(results.get(name)?.map((a) => a.answered) ?? []);
+  const baseline = answeredOf('baseline');
+  const floor = answeredOf('Blobs floor');
+  console.info(
+    `\nmedian of ${ROUNDS} fresh processes each; ms since the process started (Node's own start included)\n`,
+  );
+  console.info(
+    '| function | status | bootstrap loaded | module loaded | first answer | over baseline | over Blobs floor |',
+  );
+  console.info('|---|---|---|---|---|---|---|');
+  for (const [name, answers] of results) {
+    const answered = median(answers.map((a) => a.answered));
+    const loaded = median(answers.map((a) => a.imported));
+    console.info(
+      `| ${name} | ${answers[0]?.status} | ${ms(median(answers.map((a) => a.bootstrapped)))} | ${ms(loaded)} | ${ms(answered)} | ${ms(answered - baseline)} | ${ms(answered - floor)} |`,
+    );
+  }
+}
+
+/** Builds `dir` with Netlify's CLI and measures its functions. */
+export async function measureNetlifyBuild(dir: string): Promise<void> {
+  const started = performance.now();
+  netlifyBuild(dir);
+  console.info(
+    `\n## cold-start: the Netlify build (netlify build --offline, ${ms((performance.now() - started) / 1000)} s)\n`,
+  );
+  const manifest = printSizes(dir);
   const zipOf = (name: string) => manifest.functions.find((fn) => fn.name === name)?.path ?? '';
+
   const upstream = await startFakeQueueTimes();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-cold-data-'));
   const blobs = await startBlobsServer(dataDir); // sets NETLIFY_BLOBS_CONTEXT, which the probes inherit
@@ -86,50 +119,53 @@ export async function measureNetlifyBuild(dir: string): Promise<void> {
     URL: 'https://site.example',
     SITE_ID: 'bench',
   });
-  const ssr = await unpack(zipOf('ssr'));
-  const location = await unpack(zipOf('location'));
-  const cases = {
-    baseline: { file: path.join(ROOT, 'bench/cold-start/baseline.mjs'), url: 'https://site.example/' },
-    'ssr (GET /api/wait-times?park=epcot)': { file: ssr.file, url: 'https://site.example/api/wait-times?park=epcot' },
+  const unpacked = [await unpack(zipOf('ssr')), await unpack(zipOf('location')), await unpack(zipOf('contact'))];
+  const [ssr, location, contact] = unpacked;
+  // The two references, bundled as our functions are.
+  const references = await mkdtemp(path.join(tmpdir(), 'site-api-cold-references-'));
+  const [baseline, floor] = await bundleModules(
+    ROOT,
+    ['bench/cold-start/baseline.mjs', 'bench/cold-start/blobs-floor.mjs'],
+    references,
+  );
+  const post = (body: string, headers: Record<string, string> = {}): RequestInit => ({
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body,
+  });
+  const cases: Record<string, Case> = {
+    baseline: { file: baseline ?? '', url: 'https://site.example/' },
+    'Blobs floor': { file: floor ?? '', url: 'https://site.example/' },
+    'ssr (GET /api/wait-times?park=epcot)': {
+      file: ssr?.file ?? '',
+      url: 'https://site.example/api/wait-times?park=epcot',
+    },
     'location (POST /api/location)': {
-      file: location.file,
+      file: location?.file ?? '',
       url: 'https://site.example/api/location',
-      init: {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-        body: '{"lat":48.8566,"lon":2.3522}',
-      },
+      init: post('{"lat":48.8566,"lon":2.3522}', { Authorization: `Bearer ${TOKEN}` }),
+    },
+    'contact (POST /api/contact, no message)': {
+      file: contact?.file ?? '',
+      url: 'https://site.example/api/contact',
+      init: post('{}'),
     },
   };
+  const bootstrap = path.join(ssr?.dir ?? '', '___netlify-bootstrap.mjs');
   const results = new Map<string, Answer[]>(Object.keys(cases).map((name) => [name, []]));
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, { file, url, ...rest }] of Object.entries(cases)) {
-        results.get(name)?.push(await probe(file, url, 'init' in rest ? rest.init : undefined));
-      }
+      for (const [name, probed] of Object.entries(cases)) results.get(name)?.push(await probe(bootstrap, probed));
     }
   } finally {
     await blobs.stop();
     await upstream.close();
     await rm(dataDir, { recursive: true, force: true });
-    // Exactly the folders unpack() created, nothing above them.
-    for (const { dir } of [ssr, location]) await rm(dir, { recursive: true, force: true });
+    // Exactly the folders created here, nothing above them.
+    for (const { dir } of unpacked) await rm(dir, { recursive: true, force: true });
+    await rm(references, { recursive: true, force: true });
   }
-
-  const baseline = median(results.get('baseline')?.map((a) => a.answered) ?? []);
-  console.info(
-    `\nmedian of ${ROUNDS} fresh processes each; ms since the process started (Node's own start included)\n`,
-  );
-  console.info(
-    '| function | status | module loaded | first answer | over baseline | ratio to baseline | fork → answer |',
-  );
-  console.info('|---|---|---|---|---|---|---|');
-  for (const [name, answers] of results) {
-    const answered = median(answers.map((a) => a.answered));
-    console.info(
-      `| ${name} | ${answers[0]?.status} | ${median(answers.map((a) => a.imported)).toFixed(0)} | ${answered.toFixed(0)} | ${(answered - baseline).toFixed(0)} | ${(answered / baseline).toFixed(2)} | ${median(answers.map((a) => a.wall)).toFixed(0)} |`,
-    );
-  }
+  printTimes(results);
 }
 
 /** The bench scenario: a copy of the project, built and measured, then removed. */

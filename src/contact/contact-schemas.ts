@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Length as JSON Schema counts it (RFC 8259 characters = code points), not UTF-16 units. */
 const characters = (value: string) => [...value].length;

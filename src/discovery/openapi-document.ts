@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DOCS_PATH } from './api-catalog.ts';
 // Importing the schema modules registers their `.meta({ id })` components in z.globalRegistry.
 import '../contact/contact-schemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The scheduled jobs that record their runs. */
 export const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { callUpstream } from '../platform/upstream-http.ts';
 import type { FeedPost } from './site-feed-schemas.ts';
 

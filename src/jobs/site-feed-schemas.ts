@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * JSON Feed 1.0 / 1.1 (https://www.jsonfeed.org/version/1.1/), the parts the sharing job reads.

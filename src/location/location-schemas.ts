@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Travel-mode location pin: what the owner's phone may POST (three formats, so that OwnTracks,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * RFC 9728 protected resource metadata for the one protected operation (POST /api/location).

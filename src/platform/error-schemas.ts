@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One field that failed validation: where (a dotted path into the body) and why. */
 export const IssueSchema = z

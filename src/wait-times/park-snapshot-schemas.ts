@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A ride as we keep it after normalising the upstream payload. */
 export const SnapshotRideSchema = z.object({

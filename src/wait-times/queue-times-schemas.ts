@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One ride as queue-times.com reports it. Unknown keys are ignored (the provider may add some);

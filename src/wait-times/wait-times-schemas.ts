@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 // From another schema, never from forecast/forecast.ts: it imports this file (no import cycle).
 import { MAX_WAIT_MINUTES } from './forecast/wait-profile-schemas.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BUCKETS_PER_DAY } from '../forecast/wait-profile-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
 

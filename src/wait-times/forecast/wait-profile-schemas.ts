@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * No posted queue is longer than this (the longest in the backtest data is 390 minutes): waits

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { listEntries, readRecord, replaceRecordIfUnchanged, writeRecord } from '../../../src/platform/store.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config, Context } from '@netlify/functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLED_FUNCTIONS_DIR, FUNCTION_SOURCES_DIR } from '../../../scripts/bundle-functions.mts';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 import { ROOT } from '../../support/served-site.ts';
@@ -48,8 +49,8 @@ interface UserFunction {
   name: string;
   config: Config;
 }
-async function userFunctions(): Promise<UserFunction[]> {
-  const dir = path.join(copy, 'netlify/functions');
+/** The functions Netlify deploys: the build's bundles of netlify/functions (scripts/bundle-functions.mts). */
+async function userFunctions(dir = path.join(copy, BUNDLED_FUNCTIONS_DIR)): Promise<UserFunction[]> {
   const files = (await readdir(dir).catch(() => [])).filter((file) => /\.(mts|ts|mjs|js)$/.test(file));
   return Promise.all(
     files.map(async (file) => {
@@ -57,6 +58,27 @@ async function userFunctions(): Promise<UserFunction[]> {
       return { name: file.replace(/\.\w+$/, ''), config: module.config ?? {} };
     }),
   );
+}
+/**
+ * Copies `files` (relative to the build copy) into a new folder with no node_modules above it and
+ * imports each there: a module that still imports a package fails to load.
+ */
+async function importWithoutPackages(files: string[]): Promise<void> {
+  const isolated = await mkdtemp(path.join(tmpdir(), 'site-api-no-packages-'));
+  try {
+    for (const file of files) await cp(path.join(copy, file), path.join(isolated, file), { recursive: true });
+    // A plain Node process (vitest's own module runner would resolve packages from the project).
+    const modules = files.filter((f) => f.endsWith('.mjs')).map((f) => pathToFileURL(path.join(isolated, f)).href);
+    const script = `for (const m of ${JSON.stringify(modules)}) await import(m).catch((e) => { console.error(m, e.message); process.exitCode = 1; });`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: isolated,
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  } finally {
+    await rm(isolated, { recursive: true, force: true });
+  }
 }
 const pathsOf = (config: Config): string[] => ('path' in config && config.path ? [config.path].flat() : []);
 const methodsOf = (config: Config): string[] | 'all' => (config.method ? [config.method].flat() : 'all');
@@ -86,11 +108,34 @@ describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () =>
     expect(ssr).not.toMatch(/method:/);
   });
 
-  it('pins Node 24, the publish folder and the functions folder in netlify.toml', async () => {
+  it('pins Node 24, the publish folder and the bundled functions folder in netlify.toml', async () => {
     const toml = await readFile(path.join(copy, 'netlify.toml'), 'utf8');
     expect(toml).toMatch(/NODE_VERSION\s*=\s*"24"/);
     expect(toml).toMatch(/publish\s*=\s*"dist"/);
-    expect(toml).toMatch(/directory\s*=\s*"netlify\/functions"/);
+    expect(toml).toContain(`directory = "${BUNDLED_FUNCTIONS_DIR}"`);
+  });
+
+  it("bundles every function with its dependencies, keeping each one's config; only nodemailer stays a package", async () => {
+    const sources = await userFunctions(path.join(copy, FUNCTION_SOURCES_DIR));
+    const bundled = await userFunctions();
+    expect(bundled.map((fn) => fn.name).sort()).toEqual(sources.map((fn) => fn.name).sort());
+    for (const { name, config } of sources)
+      expect(bundled.find((fn) => fn.name === name)?.config, name).toEqual(config);
+    await importWithoutPackages(bundled.map((fn) => path.join(BUNDLED_FUNCTIONS_DIR, `${fn.name}.mjs`)));
+    // The functions that send mail import nodemailer when a message goes out, not when they load.
+    for (const name of ['contact', 'contact-retry']) {
+      const source = await readFile(path.join(copy, BUNDLED_FUNCTIONS_DIR, `${name}.mjs`), 'utf8');
+      expect(source, name).toMatch(/import\(\s*["']nodemailer["']\s*\)/);
+      expect(source, name).not.toMatch(/\bfrom\s*["']nodemailer["']/);
+    }
+  });
+
+  it('bundles the dependencies of the SSR function too: every module of it loads without node_modules', async () => {
+    const chunks = (await readdir(path.join(copy, '.netlify/build'), { recursive: true }))
+      .filter((file) => file.endsWith('.mjs'))
+      .map((file) => path.join('.netlify/build', file));
+    expect(chunks.length).toBeGreaterThan(1);
+    await importWithoutPackages(chunks);
   });
 
   it('gives every user function a path or a schedule, and no path and method to two functions', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type FakeQueueTimes, recordedPayload, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { readRecord, writeRecord } from '../../../src/platform/store.ts';
 import { toStep } from '../../../src/wait-times/forecast/forecast.ts';
