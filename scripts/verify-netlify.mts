@@ -119,6 +119,8 @@ try {
   from = performance.now();
   status = await smoke({ SMOKE_URL: site, SMOKE_TOKEN: token, SMOKE_BUILD_DIR: copy });
   console.info(`smoke: ${seconds(from)}`);
+  // What the CLI logged (function errors among it) explains a failed smoke.
+  if (status !== 0) console.info(`netlify serve's log:\n${output.split('\n').slice(-80).join('\n')}`);
 } catch (error) {
   console.error((error as Error).message);
 } finally {

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from '@netlify/functions';
@@ -191,6 +193,19 @@ if (!EDGE) {
       );
     });
 
+    // The CLI passes the Host a client names on as the functions' `context.url`; they name the
+    // origin their build resolved all the same (scripts/bundle-functions.mts), never a client's.
+    it('names the served origin, not the Host a request names', async () => {
+      const host = 'renamed.localhost';
+      const challenge = await postWithHost(host, '/api/location', '{"lat":1,"lon":2}');
+      expect(challenge.status).toBe(401);
+      expect(challenge.headers['www-authenticate']).toContain(
+        `resource_metadata="${SITE}/.well-known/oauth-protected-resource"`,
+      );
+      const contact = await postWithHost(host, '/api/contact', '{"name":""}', { Origin: SITE });
+      expect([contact.status, contact.headers['access-control-allow-origin']]).toEqual([400, SITE]);
+    });
+
     it('shows a location POSTed by the owner (function) on the next GET (Astro function)', async () => {
       const sent = await post('/api/location', '{"lat":35.6762,"lon":139.6503,"label":"Tokyo"}', {
         Authorization: `Bearer ${TOKEN}`,
@@ -198,6 +213,17 @@ if (!EDGE) {
       expect(sent.status).toBe(200);
       const { body } = await json('/api/location');
       expect(body).toMatchObject({ status: 'live', lat: 35.68, lon: 139.65, label: 'Tokyo' });
+    });
+
+    // The CLI matches a request to the functions in the order it happened to load them, so the SSR
+    // function's catch-all can shadow ours; Netlify orders them by the manifest's `priority` (a
+    // user function above a framework's), which is what this checks in the build output.
+    it('routes POSTs to our functions before the SSR catch-all (manifest priority)', async () => {
+      const manifest = JSON.parse(
+        await readFile(path.join(BUILD_DIR ?? '', '.netlify/functions/manifest.json'), 'utf8'),
+      ) as { functions: { name: string; priority?: number }[] };
+      const priority = (name: string) => manifest.functions.find((fn) => fn.name === name)?.priority ?? Number.NaN;
+      for (const name of ['location', 'contact']) expect(priority(name), name).toBeGreaterThan(priority('ssr'));
     });
 
     it('answers a contact message 400 with issues when invalid, 503 with mail unconfigured', async () => {
@@ -208,6 +234,33 @@ if (!EDGE) {
       expect(valid.status).toBe(503);
       expect(await valid.json()).toMatchObject({ error: 'contact unavailable' });
     });
+  });
+}
+
+/** A JSON POST to the served site that names another `Host` (fetch may not set one). */
+function postWithHost(
+  host: string,
+  pathname: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  const base = new URL(BASE);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        hostname: base.hostname,
+        port: base.port,
+        path: pathname,
+        method: 'POST',
+        headers: { ...headers, Host: `${host}:${base.port}`, 'Content-Type': 'application/json' },
+      },
+      (response) => {
+        response.resume();
+        response.once('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+      },
+    );
+    request.once('error', reject);
+    request.end(body);
   });
 }
 
