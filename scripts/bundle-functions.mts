@@ -32,40 +32,36 @@ export async function bundleModules(
   outdir: string,
   site?: string,
 ): Promise<string[]> {
-  await Promise.all(
-    entryPoints.map((entryPoint) =>
-      build({
-        absWorkingDir: root,
-        entryPoints: [entryPoint],
-        outdir,
-        outExtension: { '.js': '.mjs' },
-        // Chunks in a folder of their own: every file at the top of the functions folder is a function.
-        chunkNames: 'chunks/[name]-[hash]',
-        bundle: true,
-        splitting: true,
-        format: 'esm',
-        platform: 'node',
-        target: 'node24',
-        // A CommonJS dependency inside an ES module bundle needs `require` for Node's built-ins.
-        banner: {
-          js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
-        },
-        define: site === undefined ? {} : { 'import.meta.env': JSON.stringify({ SITE: site }) },
-        legalComments: 'none',
-        logLevel: 'warning',
-      }),
-    ),
-  );
+  // One after another: two functions that import the same module on demand write the same chunk.
+  for (const entryPoint of entryPoints) {
+    await build({
+      absWorkingDir: root,
+      entryPoints: [entryPoint],
+      outdir,
+      outExtension: { '.js': '.mjs' },
+      // Chunks in a folder of their own: every file at the top of the functions folder is a function.
+      chunkNames: 'chunks/[name]-[hash]',
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node24',
+      // A CommonJS dependency inside an ES module bundle needs `require` for Node's built-ins.
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+      },
+      define: site === undefined ? {} : { 'import.meta.env': JSON.stringify({ SITE: site }) },
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+  }
   return entryPoints.map((entry) => path.join(outdir, path.basename(entry).replace(/\.m?[jt]s$/, '.mjs')));
 }
 
 /** Bundles every function of `root` for `site` into `root`/BUNDLED_FUNCTIONS_DIR; returns the files written. */
-export async function bundleFunctions(
-  root: string,
-  site: string,
-  outdir = path.join(root, BUNDLED_FUNCTIONS_DIR),
-): Promise<string[]> {
+export async function bundleFunctions(root: string, site: string): Promise<string[]> {
   const sources = readdirSync(path.join(root, FUNCTION_SOURCES_DIR)).filter((file) => file.endsWith('.mts'));
+  const outdir = path.join(root, BUNDLED_FUNCTIONS_DIR);
   await rm(outdir, { recursive: true, force: true });
   return bundleModules(
     root,

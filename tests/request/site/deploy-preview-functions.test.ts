@@ -4,12 +4,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from '@netlify/functions';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bundleFunctions } from '../../../scripts/bundle-functions.mts';
+import { bundleModules, FUNCTION_SOURCES_DIR } from '../../../scripts/bundle-functions.mts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 import { ROOT } from '../../support/served-site.ts';
 
 /**
- * The two POST functions as a Netlify build bundles them (scripts/bundle-functions.mts), run
+ * The two POST functions bundled as a Netlify build bundles them (scripts/bundle-functions.mts), run
  * without SITE_URL. At run time Netlify gives a function `URL` (production's address) but not a
  * deploy preview's `DEPLOY_PRIME_URL`, so each bundle carries the origin its build resolved, as the
  * pages of the same deploy do: a preview's functions name the preview, production's name `URL`.
@@ -49,7 +49,8 @@ beforeAll(async () => {
   out = await mkdtemp(path.join(tmpdir(), 'site-api-bundled-functions-'));
   for (const site of [PRODUCTION, PREVIEW, BRANCH]) {
     const dir = path.join(out, new URL(site).hostname);
-    await bundleFunctions(ROOT, site, dir);
+    const sources = ['location.mts', 'contact.mts'].map((file) => path.join(FUNCTION_SOURCES_DIR, file));
+    await bundleModules(ROOT, sources, dir, site);
     bundles.set(site, dir);
   }
 });
