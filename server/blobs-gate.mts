@@ -15,6 +15,11 @@ import type { AddressInfo } from 'node:net';
  * NETLIFY_BLOBS_CONTEXT). Writes and deletes of one key run one at a time; the gate evaluates
  * `If-None-Match: *` and `If-Match` itself against the stored value, and every ETag it hands out
  * (write, read, list) is the hash of the value, so local behaviour is never weaker than Netlify's.
+ *
+ * The local server's list also stops short, with a 200 and whatever it had found, when a file it
+ * is walking disappears (a delete, or the rename that ends a write): a list made while another
+ * request deletes a sibling key can come back empty. So a store's lists and its writes and deletes
+ * do not overlap here; lists run together, writes and deletes run together.
  */
 
 export interface BlobsGate {
@@ -42,6 +47,8 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
     });
     return run;
   };
+
+  const turns = storeTurns();
 
   const forward = (req: http.IncomingMessage, target: URL, method: string, body?: Buffer) => {
     const headers = new Headers();
@@ -83,6 +90,7 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
     const id = site && store && key.length > 0 && key.join('/') !== '' ? `${site}/${store}/${key.join('/')}` : null;
     const body = await readAll(req);
 
+    const storeId = `${site}/${store}`;
     if (id && req.method === 'PUT') {
       const answer = await serially(id, async () => {
         const ifNoneMatch = req.headers['if-none-match'];
@@ -100,7 +108,7 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
         }
         writes.set(id, (writes.get(id) ?? 0) + 1);
         known.delete(id);
-        const stored = await forward(req, url, 'PUT', body);
+        const stored = await turns.run(storeId, 'change', () => forward(req, url, 'PUT', body));
         if (stored.status !== 200) return { status: stored.status };
         const etag = etagOf(body);
         known.set(id, etag);
@@ -113,13 +121,16 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
       const status = await serially(id, async () => {
         writes.set(id, (writes.get(id) ?? 0) + 1);
         known.delete(id);
-        return (await forward(req, url, 'DELETE')).status;
+        return (await turns.run(storeId, 'change', () => forward(req, url, 'DELETE'))).status;
       });
       res.writeHead(status).end();
       return;
     }
 
-    const answer = await forward(req, url, req.method ?? 'GET', body);
+    const listing = !id && site && store && req.method === 'GET';
+    const answer = listing
+      ? await turns.run(storeId, 'list', () => forward(req, url, 'GET'))
+      : await forward(req, url, req.method ?? 'GET', body);
     const headers: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'etag'].includes(name))
@@ -130,7 +141,7 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
       // Reads carry the value's ETag, as on Netlify (`getWithMetadata().etag`).
       headers.etag =
         req.method === 'GET' ? etagOf(payload) : ((await currentEtag(req, url, id, false)) ?? etagOf(new Uint8Array()));
-    } else if (!id && site && store && req.method === 'GET' && answer.status === 200) {
+    } else if (listing && answer.status === 200) {
       payload = await withValueEtags(payload, async (listed) => {
         const keyUrl = new URL(`/${site}/${store}/${listed}`, url);
         return currentEtag(req, keyUrl, `${site}/${store}/${listed}`, false).catch(() => null);
@@ -155,6 +166,39 @@ export async function startBlobsGate(backend: string): Promise<BlobsGate> {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * Turns per store between two kinds of work: any number of one kind run at once, never both kinds.
+ * Whoever waits looks again each time the running kind's count drops to zero.
+ */
+function storeTurns() {
+  const stores = new Map<string, { running: number; kind: string; waiting: (() => void)[] }>();
+  return {
+    async run<T>(storeId: string, kind: 'list' | 'change', work: () => Promise<T>): Promise<T> {
+      for (;;) {
+        const turn = stores.get(storeId);
+        if (!turn) {
+          stores.set(storeId, { running: 1, kind, waiting: [] });
+          break;
+        }
+        if (turn.kind === kind && turn.waiting.length === 0) {
+          turn.running += 1;
+          break;
+        }
+        await new Promise<void>((resolve) => turn.waiting.push(resolve));
+      }
+      try {
+        return await work();
+      } finally {
+        const turn = stores.get(storeId);
+        if (turn && --turn.running === 0) {
+          stores.delete(storeId);
+          for (const wake of turn.waiting) wake();
+        }
+      }
+    },
   };
 }
 

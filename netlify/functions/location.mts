@@ -16,12 +16,14 @@ import { readBody } from '../../src/platform/request-body.ts';
  * need it, and no browser page should hold the owner's token.
  */
 export default async (request: Request, context: Context): Promise<Response> => {
+  // Housekeeping (the limiter's, superseded keys, the CDN purge) is finished after the answer.
+  const later = (task: Promise<unknown>) => context.waitUntil(task);
   try {
-    await requireLocationOwner(request, context.ip);
+    await requireLocationOwner(request, context.ip, later);
     if (isEmptyOwnTracksPost(request)) return jsonResponse([], { headers: { 'Cache-Control': NO_STORE } });
     const { value } = await readBody(request, { maxBytes: MAX_BODY_BYTES, accept: ['json'] });
-    const { answer, changed } = await receiveLocationUpdate(value);
-    if (changed) await invalidateRouteCache([LOCATION_CACHE_TAG], (promise) => context.waitUntil(promise));
+    const { answer, changed } = await receiveLocationUpdate(value, { later });
+    if (changed) await invalidateRouteCache([LOCATION_CACHE_TAG], later);
     return jsonResponse(answer, { headers: { 'Cache-Control': NO_STORE } });
   } catch (error) {
     return errorResponse(error);

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { HttpError, UnauthorizedError } from '../platform/errors.ts';
+import type { AfterAnswer } from '../platform/http.ts';
 import { checkRateLimit, type RateLimit, reserveAttempt } from '../platform/rate-limit.ts';
 import type { ProtectedResourceMetadata } from './protected-resource-schemas.ts';
 
@@ -114,23 +115,31 @@ const INVALID_TOKEN = { code: 'invalid_token', description: 'The access token is
  *   that finds every slot held by attempts still being compared waits for them, up to 5 s);
  * - then unreadable credentials: 400 `invalid_request`; a wrong token: 401 `invalid_token` (the
  *   attempt stays counted); the right token gives its attempt back.
+ * With `later`, what the answer does not depend on (giving the attempt back, the limiter's sweep) is
+ * finished after it.
  */
 export async function requireBearerToken(
   request: Request,
-  options: { expected: string | undefined; siteUrl: string; client: string; failures: RateLimit },
+  options: {
+    expected: string | undefined;
+    siteUrl: string;
+    client: string;
+    failures: RateLimit;
+    later?: AfterAnswer | undefined;
+  },
 ): Promise<void> {
   const credentials = readCredentials(request);
-  const { expected, siteUrl, client, failures } = options;
+  const { expected, siteUrl, client, failures, later } = options;
   if (expected === undefined) {
     throw credentials.kind === 'none'
       ? new UnauthorizedError(bearerChallenge(siteUrl), 'bearer token required')
       : new UnauthorizedError(bearerChallenge(siteUrl, INVALID_TOKEN), 'invalid token');
   }
   if (credentials.kind === 'none') {
-    await checkRateLimit(failures, client);
+    await checkRateLimit(failures, client, { later });
     throw new UnauthorizedError(bearerChallenge(siteUrl), 'bearer token required');
   }
-  const attempt = await reserveAttempt(failures, client);
+  const attempt = await reserveAttempt(failures, client, { later });
   if (credentials.kind === 'malformed') {
     await attempt.confirm();
     throw new MalformedCredentialsError(
@@ -143,5 +152,9 @@ export async function requireBearerToken(
     throw new UnauthorizedError(bearerChallenge(siteUrl, INVALID_TOKEN), 'invalid token');
   }
   // The owner's own requests do not use up attempts; if giving it back fails, it just expires.
-  await attempt.release().catch((error) => console.warn('Could not release an authentication attempt:', error));
+  const released = attempt
+    .release()
+    .catch((error) => console.warn('Could not release an authentication attempt:', error));
+  if (later) later(released);
+  else await released;
 }

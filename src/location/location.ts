@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getConfig } from '../platform/config.ts';
 import { HttpError, ServiceUnavailableError } from '../platform/errors.ts';
+import type { AfterAnswer } from '../platform/http.ts';
 import type { RateLimit } from '../platform/rate-limit.ts';
 import {
   deleteRecords,
@@ -164,11 +165,12 @@ export async function readPublicLocation(now = Date.now()): Promise<{ location: 
 
 /**
  * POST /api/location after authentication: applies a body and returns what to answer, and
- * whether what GET publishes changed (so its cached answers must go).
+ * whether what GET publishes changed (so its cached answers must go). With `later`, deleting the
+ * superseded keys is finished after the answer.
  */
 export async function receiveLocationUpdate(
   body: unknown,
-  now = Date.now(),
+  { now = Date.now(), later }: { now?: number; later?: AfterAnswer } = {},
 ): Promise<{ answer: unknown; changed: boolean }> {
   const staleAfterMs = getConfig().LOCATION_STALE_AFTER_MINUTES * 60_000;
   const { format, update } = parseLocationUpdate(body, now);
@@ -188,7 +190,9 @@ export async function receiveLocationUpdate(
         writeRecord(STORE, keyFor(TRAVEL_PREFIX, writes.travel.at), StoredTravelSwitchSchema, writes.travel),
     ]),
   );
-  await prune([...(writes.pin ? stored.pinKeys : []), ...(writes.travel ? stored.travelKeys : [])]);
+  const pruned = prune([...(writes.pin ? stored.pinKeys : []), ...(writes.travel ? stored.travelKeys : [])]);
+  if (later) later(pruned);
+  else await pruned;
 
   const after = publicLocation(
     { pin: writes.pin ?? stored.pin, travel: writes.travel ?? stored.travel },
@@ -207,8 +211,9 @@ async function prune(keys: string[]): Promise<void> {
 /**
  * POST /api/location authentication: `LOCATION_TOKEN` as Bearer (or as the Basic password). When
  * the failure counter in Blobs cannot be read, the request is refused (503), never let through.
+ * With `later`, the counter's housekeeping is finished after the answer.
  */
-export async function requireLocationOwner(request: Request, client: string): Promise<void> {
+export async function requireLocationOwner(request: Request, client: string, later?: AfterAnswer): Promise<void> {
   const config = getConfig();
   await storeUnavailableAs503(() =>
     requireBearerToken(request, {
@@ -216,6 +221,7 @@ export async function requireLocationOwner(request: Request, client: string): Pr
       siteUrl: config.SITE_URL,
       client,
       failures: AUTH_FAILURES,
+      later,
     }),
   );
 }

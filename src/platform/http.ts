@@ -29,6 +29,13 @@ export const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = {
  */
 export const REVALIDATE_IN_BROWSER = 'public, max-age=0, must-revalidate';
 
+/**
+ * Hands work the answer does not depend on to the platform, to finish after the response is sent:
+ * Netlify's `context.waitUntil` (https://docs.netlify.com/build/functions/api/#netlify-specific-context-object),
+ * the local runtime's equivalent. The task must handle its own failures.
+ */
+export type AfterAnswer = (task: Promise<unknown>) => void;
+
 /** For anything that must never be stored by a shared cache (errors, auth, per-client answers). */
 export const NO_STORE = 'no-store';
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { clientIdentity } from './client-identity.ts';
 import { TooManyRequestsError } from './errors.ts';
+import type { AfterAnswer } from './http.ts';
 import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
 
 /** A named limit: at most `limit` hits per client within any `windowMs`. */
@@ -66,11 +67,21 @@ interface Standing {
   period: number;
 }
 
-async function standingOf(rule: RateLimit, client: string, now: number): Promise<Standing> {
+/** When a hit is counted, and what may be finished after the answer (the sweep of expired periods). */
+export interface LimitOptions {
+  now?: number;
+  later?: AfterAnswer | undefined;
+}
+
+async function standingOf(rule: RateLimit, client: string, now: number, later?: AfterAnswer): Promise<Standing> {
   const period = periodOf(rule, now);
-  // The sweep touches only periods this standing never reads, so it need not go first.
+  // The sweep touches only periods this standing never reads, so it need not go first; a caller
+  // that can finish work after its answer does not wait for it at all (a cold start's Blobs calls
+  // are what its first answer waits for, docs/netlify.md).
+  const sweep = sweepExpired(rule, period);
+  later?.(sweep.catch((error) => console.warn('Could not sweep expired rate-limit periods:', error)));
   const [, earlierKeys, currentKeys] = await Promise.all([
-    sweepExpired(rule, period),
+    later ? undefined : sweep,
     listKeys('rate-limits', prefixOf(rule, period - 1, client)),
     listKeys('rate-limits', prefixOf(rule, period, client)),
   ]);
@@ -100,8 +111,8 @@ async function takenSlots(standing: Standing, now: number): Promise<{ hits: numb
   };
 }
 
-async function claim(rule: RateLimit, client: string, now: number, pending: boolean) {
-  const standing = await standingOf(rule, client, now);
+async function claim(rule: RateLimit, client: string, now: number, pending: boolean, later?: AfterAnswer) {
+  const standing = await standingOf(rule, client, now, later);
   for (let slot = 0; slot < standing.allowed; slot++) {
     if (standing.taken.has(slot)) continue;
     const key = `${prefixOf(rule, standing.period, client)}slot-${slot}`;
@@ -129,11 +140,15 @@ export async function hitRateLimit(rule: RateLimit, client: string, now = Date.n
  * `release()` gives it back. An attempt that finds every slot held by attempts still being decided
  * waits for them (up to 5 s) rather than being refused: the owner's phone may send a burst.
  */
-export async function reserveAttempt(rule: RateLimit, client: string): Promise<Reservation> {
+export async function reserveAttempt(
+  rule: RateLimit,
+  client: string,
+  { later }: Pick<LimitOptions, 'later'> = {},
+): Promise<Reservation> {
   const deadline = Date.now() + PENDING_WAIT_MS;
   for (let pause = PENDING_POLL_MS; ; pause = Math.min(pause * 2, 250)) {
     const now = Date.now();
-    const result = await claim(rule, client, now, true);
+    const result = await claim(rule, client, now, true, later);
     if ('key' in result) {
       const { key } = result;
       return {
@@ -149,8 +164,12 @@ export async function reserveAttempt(rule: RateLimit, client: string): Promise<R
 }
 
 /** Throws 429 when the client could not be admitted now, without counting a hit. */
-export async function checkRateLimit(rule: RateLimit, client: string, now = Date.now()): Promise<void> {
-  const standing = await standingOf(rule, client, now);
+export async function checkRateLimit(
+  rule: RateLimit,
+  client: string,
+  { now = Date.now(), later }: LimitOptions = {},
+): Promise<void> {
+  const standing = await standingOf(rule, client, now, later);
   for (let slot = 0; slot < standing.allowed; slot++) if (!standing.taken.has(slot)) return;
   throw refusal(rule, (await takenSlots(standing, now)).hits, now);
 }

@@ -1,4 +1,5 @@
 import { purgeCache } from '@netlify/functions';
+import type { AfterAnswer } from '../http.ts';
 
 /**
  * Invalidating cached GET answers from a Netlify function, where Astro's `cache.invalidate()` is
@@ -31,10 +32,7 @@ export function shareRouteCacheInvalidation(cache: {
  * CDN purge (an API call, limited to 2 per 5 s per tag) is handed to `waitUntil` so the caller
  * need not wait for it. Failures are logged: at worst the old answer lives out its max-age.
  */
-export async function invalidateRouteCache(
-  tags: string[],
-  waitUntil: (promise: Promise<unknown>) => void,
-): Promise<void> {
+export async function invalidateRouteCache(tags: string[], waitUntil: AfterAnswer): Promise<void> {
   const local = shared[SHARED_INVALIDATE];
   if (local) await local(tags).catch((error) => console.warn('Route cache invalidation failed:', error));
   if (process.env.NETLIFY_PURGE_API_TOKEN) {

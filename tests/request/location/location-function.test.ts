@@ -234,8 +234,9 @@ describe('ordering', () => {
       newest = base + 19 * 60;
       expect(await publicLocation()).toEqual({ status: 'live', lat: 40.19, lon: 10, updatedAt: isoOfSeconds(newest) });
     }
-    // One more write prunes whatever the concurrent writers left behind.
+    // One more write prunes whatever the concurrent writers left behind, once it has answered.
     await post(fixAt(newest + 60, 41));
+    await Promise.all(background);
     const { blobs: pins } = await getStore({ name: 'location', consistency: 'strong' }).list({ prefix: 'pin/' });
     expect(pins).toHaveLength(1);
   });
@@ -248,8 +249,9 @@ describe('ordering', () => {
     await store.set('pin/zzz-not-a-pin', 'x');
     expect((await post(fixAt(NEWER, 52.234))).status).toBe(200);
     expect(await publicLocation()).toEqual({ status: 'live', lat: 52.23, lon: 10, updatedAt: isoOfSeconds(NEWER) });
-    // And it never deletes them: the temporary file belongs to a write still running.
+    // And it never deletes them (once it has answered): the temporary file belongs to a write still running.
     await post(fixAt(NEWER + 60, 52.234));
+    await Promise.all(background);
     expect((await store.list({ prefix: 'pin/' })).blobs.map((blob) => blob.key)).toEqual(
       expect.arrayContaining(['pin/.k7cc9voyif', 'pin/zzz-not-a-pin']),
     );

@@ -60,7 +60,7 @@ describe('the Blobs-backed rate limiter', () => {
       Array.from({ length: 20 }, () => hitRateLimit(rule, '192.0.2.30', lateInPeriod + 20_000)),
     );
     expect(result).toEqual({ admitted: 1, refused: 19 });
-    await expect(checkRateLimit(rule, '192.0.2.30', lateInPeriod + 30_000)).rejects.toMatchObject({
+    await expect(checkRateLimit(rule, '192.0.2.30', { now: lateInPeriod + 30_000 })).rejects.toMatchObject({
       headers: { 'Retry-After': String((HOUR - 30_000) / 1000) },
     });
     // Once the oldest hit leaves the window, one more is admitted, and then none.
@@ -87,11 +87,21 @@ describe('the Blobs-backed rate limiter', () => {
     const sweep: RateLimit = { name: 'sweep', limit: 2, windowMs: HOUR };
     await hitRateLimit(sweep, '192.0.2.1', PERIOD);
     await hitRateLimit(sweep, '192.0.2.2', PERIOD + 1);
-    await checkRateLimit(sweep, '192.0.2.3', PERIOD + HOUR);
+    await checkRateLimit(sweep, '192.0.2.3', { now: PERIOD + HOUR });
     // The previous period still counts towards the window…
     await expect(listKeys('rate-limits', 'rate/sweep/')).resolves.toHaveLength(2);
     // …and is deleted once a period later.
-    await checkRateLimit(sweep, '192.0.2.3', PERIOD + 2 * HOUR);
+    await checkRateLimit(sweep, '192.0.2.3', { now: PERIOD + 2 * HOUR });
     await expect(listKeys('rate-limits', 'rate/sweep/')).resolves.toEqual([]);
+  });
+
+  it('hands the sweep to work finished after the answer when the caller can do that', async () => {
+    const sweep: RateLimit = { name: 'sweep-later', limit: 2, windowMs: HOUR };
+    await hitRateLimit(sweep, '192.0.2.1', PERIOD);
+    const later: Promise<unknown>[] = [];
+    await checkRateLimit(sweep, '192.0.2.3', { now: PERIOD + 2 * HOUR, later: (task) => later.push(task) });
+    expect(later).toHaveLength(1);
+    await Promise.all(later);
+    await expect(listKeys('rate-limits', 'rate/sweep-later/')).resolves.toEqual([]);
   });
 });
