@@ -24,6 +24,9 @@ export interface RateLimit {
  *   the window). The claimed slots of a period number at least as many as there are, and each
  *   was below that bound when claimed, while the previous period's count only falls; so at every
  *   moment the hits inside the window (previous period's + this one's) are at most `limit`.
+ * - Slot 0 is tried at the same time as the standing is read, before the bound is known. When the
+ *   bound turns out to be 0 the slot is given back before anything is answered; meanwhile it can
+ *   only make another request count one hit more than there is, never one fewer.
  * - Periods older than the previous one are no longer read or written and are deleted; a slot is
  *   only ever written again by the request that claimed it, so deleting cannot race with a claim.
  * - An attempt whose outcome is not known yet (a token about to be compared) holds its slot as
@@ -112,16 +115,41 @@ async function takenSlots(standing: Standing, now: number): Promise<{ hits: numb
 }
 
 async function claim(rule: RateLimit, client: string, now: number, pending: boolean, later?: AfterAnswer) {
-  const standing = await standingOf(rule, client, now, later);
-  for (let slot = 0; slot < standing.allowed; slot++) {
+  const record = pending ? { at: now, pending } : { at: now };
+  const first = `${prefixOf(rule, periodOf(rule, now), client)}slot-0`;
+  // Slot 0 is tried while the standing is read: one round trip instead of two, and a cold start
+  // waits for each. See the module comment for why a try beyond the bound is harmless.
+  const [read, tried] = await Promise.allSettled([
+    standingOf(rule, client, now, later),
+    createRecord('rate-limits', first, SlotSchema, record),
+  ]);
+  if (read.status === 'rejected') {
+    if (tried.status === 'fulfilled' && tried.value) await giveBack(first);
+    throw read.reason;
+  }
+  if (tried.status === 'rejected') throw tried.reason;
+  const standing = read.value;
+  if (tried.value) {
+    if (standing.allowed > 0) return { key: first } as const;
+    await giveBack(first);
+    standing.taken.delete(0);
+  } else {
+    standing.taken.set(0, first);
+  }
+  for (let slot = 1; slot < standing.allowed; slot++) {
     if (standing.taken.has(slot)) continue;
     const key = `${prefixOf(rule, standing.period, client)}slot-${slot}`;
-    if (await createRecord('rate-limits', key, SlotSchema, pending ? { at: now, pending } : { at: now })) {
-      return { key } as const;
-    }
+    if (await createRecord('rate-limits', key, SlotSchema, record)) return { key } as const;
     standing.taken.set(slot, key);
   }
   return { refused: await takenSlots(standing, now) } as const;
+}
+
+/** Deletes a slot this request claimed but may not keep; failing that, it counts as a hit (the safe side). */
+async function giveBack(key: string): Promise<void> {
+  await deleteRecords('rate-limits', [key]).catch((error) =>
+    console.warn('Could not give back a rate-limit slot:', error),
+  );
 }
 
 /**
