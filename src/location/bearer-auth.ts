@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { HttpError, UnauthorizedError } from '../platform/errors.ts';
-import type { AfterAnswer } from '../platform/http.ts';
+import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { checkRateLimit, type RateLimit, reserveAttempt } from '../platform/rate-limit.ts';
 import type { ProtectedResourceMetadata } from './protected-resource-schemas.ts';
 
@@ -152,9 +152,8 @@ export async function requireBearerToken(
     throw new UnauthorizedError(bearerChallenge(siteUrl, INVALID_TOKEN), 'invalid token');
   }
   // The owner's own requests do not use up attempts; if giving it back fails, it just expires.
-  const released = attempt
-    .release()
-    .catch((error) => console.warn('Could not release an authentication attempt:', error));
-  if (later) later(released);
-  else await released;
+  await finishLater(
+    attempt.release().catch((error) => console.warn('Could not release an authentication attempt:', error)),
+    later,
+  );
 }

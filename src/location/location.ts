@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getConfig } from '../platform/config.ts';
 import { HttpError, ServiceUnavailableError } from '../platform/errors.ts';
-import type { AfterAnswer } from '../platform/http.ts';
+import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import type { RateLimit } from '../platform/rate-limit.ts';
 import {
   deleteRecords,
@@ -190,9 +190,7 @@ export async function receiveLocationUpdate(
         writeRecord(STORE, keyFor(TRAVEL_PREFIX, writes.travel.at), StoredTravelSwitchSchema, writes.travel),
     ]),
   );
-  const pruned = prune([...(writes.pin ? stored.pinKeys : []), ...(writes.travel ? stored.travelKeys : [])]);
-  if (later) later(pruned);
-  else await pruned;
+  await finishLater(prune([...(writes.pin ? stored.pinKeys : []), ...(writes.travel ? stored.travelKeys : [])]), later);
 
   const after = publicLocation(
     { pin: writes.pin ?? stored.pin, travel: writes.travel ?? stored.travel },

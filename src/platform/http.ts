@@ -36,6 +36,12 @@ export const REVALIDATE_IN_BROWSER = 'public, max-age=0, must-revalidate';
  */
 export type AfterAnswer = (task: Promise<unknown>) => void;
 
+/** Hands `task` to `later` when the caller has one; otherwise waits for it here. */
+export async function finishLater(task: Promise<unknown>, later: AfterAnswer | undefined): Promise<void> {
+  if (later) later(task);
+  else await task;
+}
+
 /** For anything that must never be stored by a shared cache (errors, auth, per-client answers). */
 export const NO_STORE = 'no-store';
 

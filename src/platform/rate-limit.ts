@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { clientIdentity } from './client-identity.ts';
 import { TooManyRequestsError } from './errors.ts';
-import type { AfterAnswer } from './http.ts';
+import { type AfterAnswer, finishLater } from './http.ts';
 import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
 
 /** A named limit: at most `limit` hits per client within any `windowMs`. */
@@ -80,11 +80,12 @@ async function standingOf(rule: RateLimit, client: string, now: number, later?: 
   const period = periodOf(rule, now);
   // The sweep touches only periods this standing never reads, so it need not go first; a caller
   // that can finish work after its answer does not wait for it at all (a cold start's Blobs calls
-  // are what its first answer waits for, docs/netlify.md).
-  const sweep = sweepExpired(rule, period);
-  later?.(sweep.catch((error) => console.warn('Could not sweep expired rate-limit periods:', error)));
+  // are what its first answer waits for, docs/netlify.md). Housekeeping: its failure fails nothing.
+  const sweep = sweepExpired(rule, period).catch((error) =>
+    console.warn('Could not sweep expired rate-limit periods:', error),
+  );
   const [, earlierKeys, currentKeys] = await Promise.all([
-    later ? undefined : sweep,
+    finishLater(sweep, later),
     listKeys('rate-limits', prefixOf(rule, period - 1, client)),
     listKeys('rate-limits', prefixOf(rule, period, client)),
   ]);
