@@ -36,13 +36,18 @@ export async function startBlobsServer(dataDir: string): Promise<LocalBlobs> {
   };
 }
 
-/** A BlobsServer on `directory` behind its gate; `context` is the NETLIFY_BLOBS_CONTEXT value that reaches it. */
+/**
+ * A BlobsServer on `directory` behind its gate; `context` is the NETLIFY_BLOBS_CONTEXT value that
+ * reaches it. `onRequest` sees every operation the server carries out (tests count them).
+ */
 export async function startGatedBlobs(options: {
   directory: string;
   token: string;
   siteID: string;
+  onRequest?: ConstructorParameters<typeof BlobsServer>[0]['onRequest'];
 }): Promise<{ context: string; stop(): Promise<void> }> {
-  const server = new BlobsServer({ directory: options.directory, token: options.token });
+  const { directory, token, onRequest } = options;
+  const server = new BlobsServer({ directory, token, ...(onRequest ? { onRequest } : {}) });
   const { port } = await server.start();
   const gate = await startBlobsGate(`http://127.0.0.1:${port}`);
   const context = Buffer.from(

@@ -1,4 +1,5 @@
 import { UpstreamUnavailableError } from './errors.ts';
+import { type AfterAnswer, finishLater } from './http.ts';
 
 /**
  * The one relay state machine: how the service passes on an upstream's data (wait times, the
@@ -37,11 +38,11 @@ export interface Timed<T> {
 /**
  * What a feature derives from data beside the relay (wait times: the history sample about 30
  * minutes earlier and the forecaster profile). `afterFetch` runs once per upstream fetch (and may
- * record), `afterRestore` when data comes from shared storage instead (it only reads).
- * `unavailable` stands in when either fails.
+ * record; what the answer does not need it may hand to `later`), `afterRestore` when data comes
+ * from shared storage instead (it only reads). `unavailable` stands in when either fails.
  */
 export interface RelayExtras<S, T, E> {
-  afterFetch(subject: S, timed: Timed<T>): Promise<E>;
+  afterFetch(subject: S, timed: Timed<T>, later: AfterAnswer | undefined): Promise<E>;
   afterRestore(subject: S, timed: Timed<T>): Promise<E>;
   unavailable: E;
 }
@@ -70,7 +71,11 @@ export interface RelayAnswer<T, E> extends Timed<T> {
 }
 
 export interface RelayCache<S, T, E> {
-  get(subject: S): Promise<RelayAnswer<T, E>>;
+  /**
+   * The subject's data. With `later` (the platform's `waitUntil`), storing what an upstream fetch
+   * brought is finished after the answer instead of before it.
+   */
+  get(subject: S, options?: { later?: AfterAnswer | undefined }): Promise<RelayAnswer<T, E>>;
   /** Forgets everything kept in memory (tests start each case cold). */
   reset(): void;
 }
@@ -133,7 +138,7 @@ export function relayCache<S, T, E = undefined>(options: RelayOptions<S, T, E>):
     return { ...entry, fallback: kind === 'fallback', maxAgeSeconds: Math.max(1, Math.ceil(cacheForMs / 1000)) };
   };
 
-  const refresh = async (subject: S, state: KeyState<T, E>): Promise<Entry<T, E>> => {
+  const refresh = async (subject: S, state: KeyState<T, E>, later?: AfterAnswer): Promise<Entry<T, E>> => {
     // Another instance may have fetched moments ago; its data in shared storage saves an upstream call.
     if (!state.latest) {
       const stored = await readStored(subject);
@@ -147,8 +152,11 @@ export function relayCache<S, T, E = undefined>(options: RelayOptions<S, T, E>):
     state.failedAt = undefined;
     const extras = options.extras;
     const [, extra] = await Promise.all([
-      bestEffort(subject, 'store the data', () => options.writeStored(subject, timed)),
-      extras ? bestEffort(subject, 'record its extras', () => extras.afterFetch(subject, timed)) : noExtra,
+      finishLater(
+        bestEffort(subject, 'store the data', () => options.writeStored(subject, timed)),
+        later,
+      ),
+      extras ? bestEffort(subject, 'record its extras', () => extras.afterFetch(subject, timed, later)) : noExtra,
     ]);
     state.latest = { ...timed, extra: extra ?? noExtra };
     return state.latest;
@@ -167,7 +175,7 @@ export function relayCache<S, T, E = undefined>(options: RelayOptions<S, T, E>):
   };
 
   return {
-    async get(subject) {
+    async get(subject, { later } = {}) {
       const state = stateOf(options.keyOf(subject));
       const at = now();
       const { latest } = state;
@@ -180,7 +188,8 @@ export function relayCache<S, T, E = undefined>(options: RelayOptions<S, T, E>):
         // slow upstream (each stale route-cache hit would otherwise hold a render open until it lands).
         return answer(latest, at, 'refreshing');
       }
-      state.inflight ??= refresh(subject, state).finally(() => {
+      // A refresh that callers share finishes its storing with its starter's `later`.
+      state.inflight ??= refresh(subject, state, later).finally(() => {
         state.inflight = undefined;
       });
       try {

@@ -1,3 +1,4 @@
+import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../platform/store.ts';
 import { boundProfile, emptyProfile, updateProfile } from './forecast/wait-profile.ts';
 import { type WaitProfile, WaitProfileSchema } from './forecast/wait-profile-schemas.ts';
@@ -77,6 +78,10 @@ export function unlearnedTimes(times: readonly number[], learnedThrough: number)
  * Records a sample, prunes the history, learns from every sample the park's profile has not
  * learned yet, and returns the sample about 30 minutes older plus the updated profile.
  *
+ * Blobs round trips before the answer: two. The sample is written while the history is listed and
+ * the profile read, then the samples to compare are read. What the answer does not need (writing
+ * the profile, deleting expired samples) is finished after it with `later`; its failure is logged.
+ *
  * Concurrency (two instances refreshing one park at once): samples are one record each, written
  * once, so they never clash. The profile is a single record that each instance reads, extends
  * and writes whole without a conditional write (a retry loop per refresh would cost more than a
@@ -90,9 +95,15 @@ export async function recordSample(
   history: ParkHistory,
   sample: HistorySample,
   timeZone: string,
+  { later }: { later?: AfterAnswer | undefined } = {},
 ): Promise<HistoryContext> {
-  await history.writeSample(sample);
-  const [times, stored] = await Promise.all([history.sampleTimes(), history.readProfile()]);
+  const [, listed, stored] = await Promise.all([
+    history.writeSample(sample),
+    history.sampleTimes(),
+    history.readProfile(),
+  ]);
+  // The listing may or may not have seen the sample being written beside it.
+  const times = listed.includes(sample.at) ? listed : [...listed, sample.at].sort((a, b) => a - b);
   const expired = new Set(expiredTimes(times, sample.at));
   const kept = times.filter((time) => !expired.has(time));
   const base = stored ?? emptyProfile();
@@ -104,10 +115,7 @@ export async function recordSample(
   const earlierTime = pickEarlierSample(kept, sample.at);
   const wanted = new Set([...pairs.flat(), ...(earlierTime === undefined ? [] : [earlierTime])]);
   wanted.delete(sample.at);
-  const [loaded] = await Promise.all([
-    history.readSamples([...wanted]),
-    expired.size > 0 ? history.deleteSamples([...expired]) : undefined,
-  ]);
+  const loaded = await history.readSamples([...wanted]);
   const byTime = new Map(loaded.map((loadedSample) => [loadedSample.at, loadedSample]));
   byTime.set(sample.at, sample);
 
@@ -118,10 +126,16 @@ export async function recordSample(
     if (now && earlier) profile = updateProfile(profile, now, earlier, minuteOfDay(earlier.at, timeZone));
   }
   const newest = pending.at(-1);
-  if (newest !== undefined) {
-    profile = boundProfile({ ...profile, learnedThrough: newest }, sample.at);
-    await history.writeProfile(profile);
-  }
+  if (newest !== undefined) profile = boundProfile({ ...profile, learnedThrough: newest }, sample.at);
+  // The answer stands without these: a lost profile write is learned again (see above), expired
+  // samples are deleted by the next refresh.
+  const housekeeping = Promise.all([
+    newest !== undefined ? history.writeProfile(profile) : undefined,
+    expired.size > 0 ? history.deleteSamples([...expired]) : undefined,
+  ]).catch((error: unknown) =>
+    console.warn(`Could not store the wait profile or prune the history: ${(error as Error).message}`),
+  );
+  await finishLater(housekeeping, later);
   const earlier = earlierTime === undefined ? null : (byTime.get(earlierTime) ?? null);
   return { earlier, profile };
 }

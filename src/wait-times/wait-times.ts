@@ -1,5 +1,6 @@
 import { getConfig } from '../platform/config.ts';
 import { BadRequestError, NotFoundError } from '../platform/errors.ts';
+import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { relayCache } from '../platform/relay-cache.ts';
 import { readRecord, writeRecord } from '../platform/store.ts';
 import { recordDay } from './day/day-store.ts';
@@ -45,14 +46,16 @@ const relay = relayCache<Park, SnapshotRide[], HistoryContext>({
     await writeRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema, { fetchedAt, rides: value });
   },
   extras: {
-    async afterFetch(park, { fetchedAt, value }) {
+    async afterFetch(park, { fetchedAt, value }, later) {
       const snapshot = { fetchedAt, rides: value };
-      // The day record serves /api/wait-times/history; losing one write must not cost trend and forecast.
+      // The day record serves /api/wait-times/history, not this answer; losing one write must not
+      // cost trend and forecast.
+      const day = recordDay(park, snapshot).catch((error: unknown) =>
+        console.warn(`Could not record the day of ${park.slug}: ${(error as Error).message}`),
+      );
       const [context] = await Promise.all([
-        recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone),
-        recordDay(park, snapshot).catch((error: unknown) =>
-          console.warn(`Could not record the day of ${park.slug}: ${(error as Error).message}`),
-        ),
+        recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone, { later }),
+        finishLater(day, later),
       ]);
       return context;
     },
@@ -69,9 +72,16 @@ export function parkFromQuery(value: string | null): Park {
   return park;
 }
 
-/** Live waits for one park, from memory, Blobs or the upstream, with trend and forecast. */
-export async function getWaitTimes(park: Park): Promise<WaitTimesResult> {
-  const { fetchedAt, value, extra, maxAgeSeconds, fallback } = await relay.get(park);
+/**
+ * Live waits for one park, from memory, Blobs or the upstream, with trend and forecast. With
+ * `later` (the platform's `waitUntil`), what a refresh stores for other requests (the snapshot, the
+ * day record, the profile) is finished after the answer.
+ */
+export async function getWaitTimes(
+  park: Park,
+  { later }: { later?: AfterAnswer | undefined } = {},
+): Promise<WaitTimesResult> {
+  const { fetchedAt, value, extra, maxAgeSeconds, fallback } = await relay.get(park, { later });
   return {
     body: waitTimesBody({ fetchedAt, rides: value }, extra.earlier, {
       profile: extra.profile,

@@ -15,7 +15,8 @@ export interface WaitHistoryResult {
 /**
  * The park's local day so far. Asking for the live waits first keeps the day current (the same
  * one upstream request per park per 5 minutes, shared with GET /api/wait-times) and gives the
- * same 502 when there is nothing at all; then two Blobs reads, the day and the profile.
+ * same 502 when there is nothing at all (without `later`, so a refresh has written the day before it
+ * is read here); then two Blobs reads, the day and the profile.
  */
 export async function getWaitHistory(park: Park): Promise<WaitHistoryResult> {
   const live = await getWaitTimes(park);

@@ -1,7 +1,11 @@
+import type { APIContext } from 'astro';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { type FakeQueueTimes, recordedPayload, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import * as waitTimesRoute from '../../../src/pages/api/wait-times.ts';
 import { readRecord, writeRecord } from '../../../src/platform/store.ts';
+import { readDay } from '../../../src/wait-times/day/day-store.ts';
+import { localDateOf } from '../../../src/wait-times/day/park-day.ts';
 import { toStep } from '../../../src/wait-times/forecast/forecast.ts';
 import { type WaitProfile, WaitProfileSchema } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
@@ -71,6 +75,34 @@ describe('the forecast in GET /api/wait-times', () => {
     expect(body.rides.length).toBeGreaterThan(10);
     for (const ride of body.rides) expect(ride.forecast).toBe(ride.open ? toStep(ride.wait) : null);
     expect(await profileOf()).toEqual({ version: 1, learnedThrough: body.updatedAt, rides: {} });
+  });
+
+  it('with `later`, hands storing the snapshot, the day and the profile to it, and all are stored once it runs', async () => {
+    const handed: Promise<unknown>[] = [];
+    const { body } = await getWaitTimes(epcot, { later: (task) => handed.push(task) });
+    expect(handed).toHaveLength(3);
+    await Promise.all(handed);
+    expect(await profileOf()).toMatchObject({ learnedThrough: body.updatedAt });
+    expect(await readRecord('wait-times', `latest/${epcot.slug}`, z.object({ fetchedAt: z.number() }))).toEqual({
+      fetchedAt: body.updatedAt,
+    });
+    expect(await readDay(epcot.slug, localDateOf(body.updatedAt, epcot.timezone))).not.toBeNull();
+  });
+
+  it("as a route on Netlify, hands that work to the function's waitUntil, found in locals.netlify", async () => {
+    const handed: Promise<unknown>[] = [];
+    const url = new URL('https://site.example/api/wait-times?park=epcot');
+    const context = {
+      url,
+      request: new Request(url),
+      cache: { set() {} },
+      locals: { netlify: { context: { waitUntil: (task: Promise<unknown>) => handed.push(task) } } },
+    };
+    const response = await waitTimesRoute.GET(context as unknown as APIContext);
+    expect(response.status).toBe(200);
+    expect(handed).toHaveLength(3);
+    await Promise.all(handed);
+    expect(await profileOf()).not.toBeNull();
   });
 
   it('learns from the samples it collects about 30 minutes apart, in the slot of the park-local time', async () => {

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordedPayload } from '../../../scripts/fake-queue-times.mts';
+import { startGatedBlobs } from '../../../server/blobs.mts';
 import { listKeys, writeRecord } from '../../../src/platform/store.ts';
 import { readDay, recordDay } from '../../../src/wait-times/day/day-store.ts';
 import { DayRecordSchema } from '../../../src/wait-times/day/history-schemas.ts';
@@ -41,27 +41,26 @@ const refresh = (snapshot: ParkSnapshot, slug: string) =>
   ]);
 
 let directory: string;
-let server: BlobsServer;
+let stopBlobs: () => Promise<void>;
 const operations: string[] = [];
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'site-api-day-'));
-  server = new BlobsServer({
+  // Behind the gate, as the local runtime serves Blobs (a list never overlaps a write of its store).
+  const blobs = await startGatedBlobs({
     directory,
     token: 't',
+    siteID: 'test',
     onRequest: ({ type, url }) => {
       const key = decodeURIComponent(new URL(url, 'http://x').pathname).split('/').slice(3).join('/');
       operations.push(`${type} ${key}`);
     },
   });
-  const { port } = await server.start();
-  const url = `http://127.0.0.1:${port}`;
-  process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
-    JSON.stringify({ siteID: 'test', token: 't', edgeURL: url, uncachedEdgeURL: url }),
-  ).toString('base64');
+  stopBlobs = blobs.stop;
+  process.env.NETLIFY_BLOBS_CONTEXT = blobs.context;
 });
 afterAll(async () => {
-  await server.stop();
+  await stopBlobs();
   delete process.env.NETLIFY_BLOBS_CONTEXT;
   await rm(directory, { recursive: true, force: true });
 });

@@ -13,7 +13,7 @@ const MINUTE = 60 * SECOND;
 const START = 1_700_000_000_000;
 
 /** An upstream whose answers the test releases one by one, on a clock the test moves. */
-function harness(options: { extras?: RelayExtras<string, string, string> } = {}) {
+function harness(options: { extras?: RelayExtras<string, string, string>; writesWaitFor?: Promise<void> } = {}) {
   let clock = START;
   const pending: { resolve(value: string): void; reject(error: Error): void }[] = [];
   const stored = new Map<string, Timed<string>>();
@@ -33,6 +33,7 @@ function harness(options: { extras?: RelayExtras<string, string, string> } = {})
     },
     writeStored: async (key, timed) => {
       calls.writeStored++;
+      await options.writesWaitFor;
       if (storageDown) throw new Error('storage down');
       stored.set(key, timed);
     },
@@ -226,6 +227,20 @@ describe('the relay cache', () => {
   it('stores each fetch so that other instances can use it', async () => {
     const h = await primed();
     expect(h.stored.get('k')).toEqual({ fetchedAt: START, value: 'first' });
+  });
+
+  it('hands storing a fetch to `later`: the answer does not wait for it, and it lands afterwards', async () => {
+    let openWrites = () => {};
+    const h = harness({ writesWaitFor: new Promise<void>((resolve) => (openWrites = resolve)) });
+    const handed: Promise<unknown>[] = [];
+    const answer = h.relay.get('k', { later: (task) => handed.push(task) });
+    await h.settle('live');
+    expect(await answer).toMatchObject({ value: 'live', fallback: false });
+    expect(handed).toHaveLength(1);
+    expect(h.stored.has('k')).toBe(false);
+    openWrites();
+    await Promise.all(handed);
+    expect(h.stored.get('k')).toEqual({ fetchedAt: START, value: 'live' });
   });
 
   it('answers from the upstream when storage fails on every call', async () => {

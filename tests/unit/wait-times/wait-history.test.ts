@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import type { HistorySample } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import {
@@ -126,6 +126,49 @@ describe('recordSample on real posted waits (TouringPlans.com, AK86)', () => {
     await recordSample(losing, samples[290] as HistorySample, EASTERN);
     const recovered = await replay(flaky, samples.slice(291, 300));
     expect(recovered).toEqual(undisturbed);
+  });
+
+  it('answers before the profile is written and expired samples deleted, handing both to `later`', async () => {
+    const history = memoryHistory();
+    // Over four hours of samples: the next one both teaches the profile and expires old samples.
+    await replay(history, samples.slice(0, 60));
+    const [profileBefore, timesBefore] = [await history.readProfile(), await history.sampleTimes()];
+    const next = samples[60] as HistorySample;
+    expect(timesBefore[0]).toBeLessThan(next.at - HISTORY_RETENTION_MS);
+    let openWrites = () => {};
+    const writesWaitFor = new Promise<void>((resolve) => (openWrites = resolve));
+    const held: ParkHistory = {
+      ...history,
+      writeProfile: async (profile) => writesWaitFor.then(() => history.writeProfile(profile)),
+      deleteSamples: async (times) => writesWaitFor.then(() => history.deleteSamples(times)),
+    };
+    const handed: Promise<unknown>[] = [];
+    const context = await recordSample(held, next, EASTERN, { later: (task) => handed.push(task) });
+    expect(context.profile?.learnedThrough).toBe(next.at);
+    expect(await history.readProfile()).toEqual(profileBefore);
+    expect(await history.sampleTimes()).toEqual([...timesBefore, next.at]);
+
+    openWrites();
+    await Promise.all(handed);
+    expect(await history.readProfile()).toEqual(context.profile);
+    expect((await history.sampleTimes())[0]).toBeGreaterThanOrEqual(next.at - HISTORY_RETENTION_MS);
+  });
+
+  it('still answers trend and forecast when the profile cannot be stored', async () => {
+    const history = memoryHistory();
+    await replay(history, samples.slice(0, 40));
+    const failing: ParkHistory = {
+      ...history,
+      writeProfile: async () => {
+        throw new Error('Blobs down');
+      },
+    };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const context = await recordSample(failing, samples[40] as HistorySample, EASTERN);
+    expect(context.earlier).not.toBeNull();
+    expect(context.profile?.learnedThrough).toBe((samples[40] as HistorySample).at);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('Could not store the wait profile'));
+    warn.mockRestore();
   });
 
   it('never counts a sample twice when two instances record at once', async () => {
