@@ -8,9 +8,12 @@ process.once('message', async (probe) => {
   const bootstrapped = performance.now();
   const module = await import(probe.module);
   const imported = performance.now();
-  const context = { ip: '127.0.0.1', params: {}, requestId: 'bench', waitUntil: () => {} };
+  const afterAnswer = [];
+  const context = { ip: '127.0.0.1', params: {}, requestId: 'bench', waitUntil: (task) => afterAnswer.push(task) };
   const response = await module.default(new Request(probe.url, probe.init), context);
   await response.arrayBuffer();
   const answered = performance.now();
+  // As on Netlify, the process lives on until what was handed to waitUntil has settled.
+  await Promise.allSettled(afterAnswer);
   process.send?.({ status: response.status, bootstrapped, imported, answered }, () => process.exit(0));
 });

@@ -40,14 +40,24 @@ export interface Timed<T> {
  * minutes earlier and the forecaster profile). `afterFetch` runs once per upstream fetch (and may
  * record; what the answer does not need it may hand to `later`), `afterRestore` when data comes
  * from shared storage instead (it only reads). `unavailable` stands in when either fails.
+ *
+ * `readAhead`, when given, reads what both of them need whatever the data turns out to be (wait
+ * times: the history's sample times and the profile). A refresh starts it at once, beside reading
+ * the stored data and asking the upstream, so that it costs no round trip of its own; they get
+ * its result as `ahead` (`undefined` when it failed: they read for themselves).
  */
-export interface RelayExtras<S, T, E> {
-  afterFetch(subject: S, timed: Timed<T>, later: AfterAnswer | undefined): Promise<E>;
-  afterRestore(subject: S, timed: Timed<T>): Promise<E>;
+export interface RelayExtras<S, T, E, A = undefined> {
+  readAhead?(subject: S): Promise<A>;
+  afterFetch(
+    subject: S,
+    timed: Timed<T>,
+    options: { later: AfterAnswer | undefined; ahead: A | undefined },
+  ): Promise<E>;
+  afterRestore(subject: S, timed: Timed<T>, ahead: A | undefined): Promise<E>;
   unavailable: E;
 }
 
-export interface RelayOptions<S, T, E> {
+export interface RelayOptions<S, T, E, A = undefined> {
   /** Names the relay in logs. */
   label: string;
   /** The memory key of a subject (a park, an account). */
@@ -57,7 +67,7 @@ export interface RelayOptions<S, T, E> {
   /** The last good data in shared storage. */
   readStored(subject: S): Promise<Timed<T> | null>;
   writeStored(subject: S, timed: Timed<T>): Promise<void>;
-  extras?: RelayExtras<S, T, E>;
+  extras?: RelayExtras<S, T, E, A>;
   /** The clock (unit tests pass a fake one). */
   now?: () => number;
 }
@@ -92,7 +102,7 @@ interface KeyState<T, E> {
 
 type Kind = 'fresh' | 'refreshing' | 'fallback';
 
-export function relayCache<S, T, E = undefined>(options: RelayOptions<S, T, E>): RelayCache<S, T, E> {
+export function relayCache<S, T, E = undefined, A = undefined>(options: RelayOptions<S, T, E, A>): RelayCache<S, T, E> {
   const states = new Map<string, KeyState<T, E>>();
   const now = options.now ?? (() => Date.now());
   // Without extras E is `undefined` (the default type argument).
@@ -118,10 +128,10 @@ export function relayCache<S, T, E = undefined>(options: RelayOptions<S, T, E>):
     }
   };
 
-  const restore = async (subject: S, timed: Timed<T>): Promise<Entry<T, E>> => {
+  const restore = async (subject: S, timed: Timed<T>, ahead?: A): Promise<Entry<T, E>> => {
     const extras = options.extras;
     const extra = extras
-      ? await bestEffort(subject, 'read its extras', () => extras.afterRestore(subject, timed))
+      ? await bestEffort(subject, 'read its extras', () => extras.afterRestore(subject, timed, ahead))
       : noExtra;
     return { ...timed, extra: extra ?? noExtra };
   };
@@ -139,24 +149,30 @@ export function relayCache<S, T, E = undefined>(options: RelayOptions<S, T, E>):
   };
 
   const refresh = async (subject: S, state: KeyState<T, E>, later?: AfterAnswer): Promise<Entry<T, E>> => {
+    const extras = options.extras;
+    const readAhead = extras?.readAhead;
+    const ahead = readAhead ? bestEffort(subject, 'read ahead for its extras', () => readAhead(subject)) : undefined;
     // Another instance may have fetched moments ago; its data in shared storage saves an upstream call.
     if (!state.latest) {
       const stored = await readStored(subject);
       if (stored && now() - stored.fetchedAt < RELAY_FRESH_FOR_MS) {
-        state.latest = await restore(subject, stored);
+        state.latest = await restore(subject, stored, await ahead);
         return state.latest;
       }
     }
     const value = await options.fetch(subject);
     const timed: Timed<T> = { fetchedAt: now(), value };
     state.failedAt = undefined;
-    const extras = options.extras;
     const [, extra] = await Promise.all([
       finishLater(
         bestEffort(subject, 'store the data', () => options.writeStored(subject, timed)),
         later,
       ),
-      extras ? bestEffort(subject, 'record its extras', () => extras.afterFetch(subject, timed, later)) : noExtra,
+      extras
+        ? bestEffort(subject, 'record its extras', async () =>
+            extras.afterFetch(subject, timed, { later, ahead: await ahead }),
+          )
+        : noExtra,
     ]);
     state.latest = { ...timed, extra: extra ?? noExtra };
     return state.latest;

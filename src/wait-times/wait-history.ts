@@ -38,6 +38,18 @@ export interface HistoryContext {
   profile: WaitProfile | null;
 }
 
+/** What recording and reading a context both start from: the stored sample times and the profile. */
+export interface HistoryHead {
+  times: number[];
+  profile: WaitProfile | null;
+}
+
+/** Lists the history and reads the profile, at once. */
+export async function readHistoryHead(history: ParkHistory): Promise<HistoryHead> {
+  const [times, profile] = await Promise.all([history.sampleTimes(), history.readProfile()]);
+  return { times, profile };
+}
+
 /** A history sample of a snapshot: each ride's wait, or null when it was closed. */
 export function sampleOf(snapshot: ParkSnapshot): HistorySample {
   return {
@@ -78,9 +90,10 @@ export function unlearnedTimes(times: readonly number[], learnedThrough: number)
  * Records a sample, prunes the history, learns from every sample the park's profile has not
  * learned yet, and returns the sample about 30 minutes older plus the updated profile.
  *
- * Blobs round trips before the answer: two. The sample is written while the history is listed and
- * the profile read, then the samples to compare are read. What the answer does not need (writing
- * the profile, deleting expired samples) is finished after it with `later`; its failure is logged.
+ * Blobs round trips before the answer: listing the history and reading the profile (none when the
+ * caller read them ahead, `head`), then reading the samples to compare. What the answer does not
+ * need (writing the sample and the profile, deleting expired samples) is started as soon as it can
+ * be and finished after the answer with `later`; its failure is logged.
  *
  * Concurrency (two instances refreshing one park at once): samples are one record each, written
  * once, so they never clash. The profile is a single record that each instance reads, extends
@@ -95,13 +108,10 @@ export async function recordSample(
   history: ParkHistory,
   sample: HistorySample,
   timeZone: string,
-  { later }: { later?: AfterAnswer | undefined } = {},
+  { later, head }: { later?: AfterAnswer | undefined; head?: HistoryHead | undefined } = {},
 ): Promise<HistoryContext> {
-  const [, listed, stored] = await Promise.all([
-    history.writeSample(sample),
-    history.sampleTimes(),
-    history.readProfile(),
-  ]);
+  const written = history.writeSample(sample).catch(logStoreFailure);
+  const { times: listed, profile: stored } = head ?? (await readHistoryHead(history));
   // The listing may or may not have seen the sample being written beside it.
   const times = listed.includes(sample.at) ? listed : [...listed, sample.at].sort((a, b) => a - b);
   const expired = new Set(expiredTimes(times, sample.at));
@@ -127,22 +137,27 @@ export async function recordSample(
   }
   const newest = pending.at(-1);
   if (newest !== undefined) profile = boundProfile({ ...profile, learnedThrough: newest }, sample.at);
-  // The answer stands without these: a lost profile write is learned again (see above), expired
-  // samples are deleted by the next refresh.
+  // The answer stands without these: a lost sample costs a later trend its partner, a lost profile
+  // write is learned again (see above), expired samples are deleted by the next refresh.
   const housekeeping = Promise.all([
+    written,
     newest !== undefined ? history.writeProfile(profile) : undefined,
     expired.size > 0 ? history.deleteSamples([...expired]) : undefined,
-  ]).catch((error: unknown) =>
-    console.warn(`Could not store the wait profile or prune the history: ${(error as Error).message}`),
-  );
+  ]).catch(logStoreFailure);
   await finishLater(housekeeping, later);
   const earlier = earlierTime === undefined ? null : (byTime.get(earlierTime) ?? null);
   return { earlier, profile };
 }
 
-/** The sample about 30 minutes before `at` and the profile, without recording anything. */
-export async function readContext(history: ParkHistory, at: number): Promise<HistoryContext> {
-  const [times, profile] = await Promise.all([history.sampleTimes(), history.readProfile()]);
+const logStoreFailure = (error: unknown) =>
+  console.warn(`Could not store the wait history or profile: ${(error as Error).message}`);
+
+/**
+ * The sample about 30 minutes before `at` and the profile, without recording anything; with
+ * `head` read ahead, one Blobs round trip (the sample), else two.
+ */
+export async function readContext(history: ParkHistory, at: number, head?: HistoryHead): Promise<HistoryContext> {
+  const { times, profile } = head ?? (await readHistoryHead(history));
   const time = pickEarlierSample(times, at);
   const [earlier] = time === undefined ? [] : await history.readSamples([time]);
   return { earlier: earlier ?? null, profile };

@@ -15,7 +15,15 @@ import {
 } from './park-snapshot-schemas.ts';
 import { findPark, type Park } from './parks.ts';
 import { fetchQueueTimes, ridesOf } from './queue-times.ts';
-import { blobsHistory, type HistoryContext, readContext, recordSample, sampleOf } from './wait-history.ts';
+import {
+  blobsHistory,
+  type HistoryContext,
+  type HistoryHead,
+  readContext,
+  readHistoryHead,
+  recordSample,
+  sampleOf,
+} from './wait-history.ts';
 import type { WaitTimes } from './wait-times-schemas.ts';
 
 export interface WaitTimesResult {
@@ -31,8 +39,13 @@ const NO_CONTEXT: HistoryContext = { earlier: null, profile: null };
 
 const latestKey = (slug: string) => `latest/${slug}`;
 
-/** The relay of a park's rides; after each fetch a history sample is recorded (trend, forecast). */
-const relay = relayCache<Park, SnapshotRide[], HistoryContext>({
+/**
+ * The relay of a park's rides; after each fetch a history sample is recorded (trend, forecast).
+ * The history's sample times and the profile are read ahead, beside the snapshot or the upstream
+ * request: a cold answer from Blobs takes two round trips (snapshot, then the earlier sample), and
+ * a refresh one after the upstream's answer (the samples it compares).
+ */
+const relay = relayCache<Park, SnapshotRide[], HistoryContext, HistoryHead>({
   label: 'Wait times',
   keyOf: (park) => park.slug,
   async fetch(park) {
@@ -46,7 +59,8 @@ const relay = relayCache<Park, SnapshotRide[], HistoryContext>({
     await writeRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema, { fetchedAt, rides: value });
   },
   extras: {
-    async afterFetch(park, { fetchedAt, value }, later) {
+    readAhead: (park) => readHistoryHead(blobsHistory(park.slug)),
+    async afterFetch(park, { fetchedAt, value }, { later, ahead }) {
       const snapshot = { fetchedAt, rides: value };
       // The day record serves /api/wait-times/history, not this answer; losing one write must not
       // cost trend and forecast.
@@ -54,12 +68,12 @@ const relay = relayCache<Park, SnapshotRide[], HistoryContext>({
         console.warn(`Could not record the day of ${park.slug}: ${(error as Error).message}`),
       );
       const [context] = await Promise.all([
-        recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone, { later }),
+        recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone, { later, head: ahead }),
         finishLater(day, later),
       ]);
       return context;
     },
-    afterRestore: (park, { fetchedAt }) => readContext(blobsHistory(park.slug), fetchedAt),
+    afterRestore: (park, { fetchedAt }, ahead) => readContext(blobsHistory(park.slug), fetchedAt, ahead),
     unavailable: NO_CONTEXT,
   },
 });

@@ -9,6 +9,8 @@ import {
   memoryHistory,
   type ParkHistory,
   pickEarlierSample,
+  readContext,
+  readHistoryHead,
   recordSample,
   sampleOf,
   unlearnedTimes,
@@ -154,6 +156,36 @@ describe('recordSample on real posted waits (TouringPlans.com, AK86)', () => {
     expect((await history.sampleTimes())[0]).toBeGreaterThanOrEqual(next.at - HISTORY_RETENTION_MS);
   });
 
+  it('with the history listed and the profile read ahead, reads only the samples it compares, and answers the same', async () => {
+    const [plain, counted] = [memoryHistory(), memoryHistory()];
+    await replay(plain, samples.slice(0, 40));
+    await replay(counted, samples.slice(0, 40));
+    const head = await readHistoryHead(counted);
+    const reads: string[] = [];
+    const noting =
+      <A extends unknown[], R>(name: (...args: A) => string, read: (...args: A) => R) =>
+      (...args: A): R => {
+        reads.push(name(...args));
+        return read(...args);
+      };
+    const watched: ParkHistory = {
+      ...counted,
+      sampleTimes: noting(() => 'list', counted.sampleTimes),
+      readProfile: noting(() => 'profile', counted.readProfile),
+      readSamples: noting((times) => `samples ×${times.length}`, counted.readSamples),
+    };
+    const next = samples[40] as HistorySample;
+    const expected = await recordSample(plain, next, EASTERN);
+    expect(await recordSample(watched, next, EASTERN, { head })).toEqual(expected);
+    expect(reads).toEqual([expect.stringMatching(/^samples ×[1-9]/)]);
+    expect(await counted.readProfile()).toEqual(await plain.readProfile());
+
+    reads.length = 0;
+    const context = await readContext(watched, next.at, await readHistoryHead(counted));
+    expect(context).toEqual({ earlier: expected.earlier, profile: expected.profile });
+    expect(reads).toEqual(['samples ×1']);
+  });
+
   it('still answers trend and forecast when the profile cannot be stored', async () => {
     const history = memoryHistory();
     await replay(history, samples.slice(0, 40));
@@ -167,7 +199,7 @@ describe('recordSample on real posted waits (TouringPlans.com, AK86)', () => {
     const context = await recordSample(failing, samples[40] as HistorySample, EASTERN);
     expect(context.earlier).not.toBeNull();
     expect(context.profile?.learnedThrough).toBe((samples[40] as HistorySample).at);
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('Could not store the wait profile'));
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('Could not store the wait history or profile'));
     warn.mockRestore();
   });
 
