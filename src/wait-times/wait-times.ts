@@ -42,8 +42,8 @@ const latestKey = (slug: string) => `latest/${slug}`;
 /**
  * The relay of a park's rides; after each fetch a history sample is recorded (trend, forecast).
  * The history's sample times and the profile are read ahead, beside the snapshot or the upstream
- * request: a cold answer from Blobs takes two round trips (snapshot, then the earlier sample), and
- * a refresh one after the upstream's answer (the samples it compares).
+ * request: a cold answer from Blobs takes two round trips (the snapshot with them, then the earlier
+ * sample), and a refresh at most one after the upstream's answer (the samples it compares).
  */
 const relay = relayCache<Park, SnapshotRide[], HistoryContext, HistoryHead>({
   label: 'Wait times',
