@@ -190,7 +190,9 @@ export async function receiveLocationUpdate(
         writeRecord(STORE, keyFor(TRAVEL_PREFIX, writes.travel.at), StoredTravelSwitchSchema, writes.travel),
     ]),
   );
-  await finishLater(prune([...(writes.pin ? stored.pinKeys : []), ...(writes.travel ? stored.travelKeys : [])]), later);
+  const superseded = [...(writes.pin ? stored.pinKeys : []), ...(writes.travel ? stored.travelKeys : [])];
+  // A failure only leaves garbage that the next write removes.
+  if (superseded.length > 0) await finishLater('prune old location records', deleteRecords(STORE, superseded), later);
 
   const after = publicLocation(
     { pin: writes.pin ?? stored.pin, travel: writes.travel ?? stored.travel },
@@ -198,12 +200,6 @@ export async function receiveLocationUpdate(
     staleAfterMs,
   );
   return { answer: answerFor(format, after), changed: JSON.stringify(after) !== JSON.stringify(before) };
-}
-
-/** Deletes superseded keys; a failure only leaves garbage that the next write removes. */
-async function prune(keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await deleteRecords(STORE, keys).catch((error) => console.warn('Could not prune old location records:', error));
 }
 
 /**

@@ -31,15 +31,22 @@ export const REVALIDATE_IN_BROWSER = 'public, max-age=0, must-revalidate';
 
 /**
  * Hands work the answer does not depend on to the platform, to finish after the response is sent:
- * Netlify's `context.waitUntil` (https://docs.netlify.com/build/functions/api/#netlify-specific-context-object),
- * the local runtime's equivalent. The task must handle its own failures.
+ * Netlify's `context.waitUntil` (https://docs.netlify.com/build/functions/api/#netlify-specific-context-object).
  */
 export type AfterAnswer = (task: Promise<unknown>) => void;
 
-/** Hands `task` to `later` when the caller has one; otherwise waits for it here. */
-export async function finishLater(task: Promise<unknown>, later: AfterAnswer | undefined): Promise<void> {
-  if (later) later(task);
-  else await task;
+/**
+ * Housekeeping: work the answer does not depend on. Handed to `later` when the caller has one,
+ * otherwise waited for here; either way its failure is logged ("Could not <what>: …") and fails
+ * nothing, so the promise returned never rejects.
+ */
+export async function finishLater(what: string, task: Promise<unknown>, later: AfterAnswer | undefined): Promise<void> {
+  const logged = task.then(
+    () => undefined,
+    (error: unknown) => console.warn(`Could not ${what}: ${(error as Error).message}`),
+  );
+  if (later) later(logged);
+  else await logged;
 }
 
 /** For anything that must never be stored by a shared cache (errors, auth, per-client answers). */

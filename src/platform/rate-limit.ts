@@ -80,12 +80,9 @@ async function standingOf(rule: RateLimit, client: string, now: number, later?: 
   const period = periodOf(rule, now);
   // The sweep touches only periods this standing never reads, so it need not go first; a caller
   // that can finish work after its answer does not wait for it at all (a cold start's Blobs calls
-  // are what its first answer waits for, docs/netlify.md). Housekeeping: its failure fails nothing.
-  const sweep = sweepExpired(rule, period).catch((error) =>
-    console.warn('Could not sweep expired rate-limit periods:', error),
-  );
+  // are what its first answer waits for, docs/netlify.md).
   const [, earlierKeys, currentKeys] = await Promise.all([
-    finishLater(sweep, later),
+    finishLater('sweep expired rate-limit periods', sweepExpired(rule, period), later),
     listKeys('rate-limits', prefixOf(rule, period - 1, client)),
     listKeys('rate-limits', prefixOf(rule, period, client)),
   ]);

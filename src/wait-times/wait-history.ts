@@ -110,7 +110,8 @@ export async function recordSample(
   timeZone: string,
   { later, head }: { later?: AfterAnswer | undefined; head?: HistoryHead | undefined } = {},
 ): Promise<HistoryContext> {
-  const written = history.writeSample(sample).catch(logStoreFailure);
+  const written = history.writeSample(sample);
+  written.catch(() => {}); // its failure is logged with the housekeeping below, not as unhandled before
   const { times: listed, profile: stored } = head ?? (await readHistoryHead(history));
   // The listing may or may not have seen the sample being written beside it.
   const times = listed.includes(sample.at) ? listed : [...listed, sample.at].sort((a, b) => a - b);
@@ -143,14 +144,11 @@ export async function recordSample(
     written,
     newest !== undefined ? history.writeProfile(profile) : undefined,
     expired.size > 0 ? history.deleteSamples([...expired]) : undefined,
-  ]).catch(logStoreFailure);
-  await finishLater(housekeeping, later);
+  ]);
+  await finishLater('store the wait history or profile', housekeeping, later);
   const earlier = earlierTime === undefined ? null : (byTime.get(earlierTime) ?? null);
   return { earlier, profile };
 }
-
-const logStoreFailure = (error: unknown) =>
-  console.warn(`Could not store the wait history or profile: ${(error as Error).message}`);
 
 /**
  * The sample about 30 minutes before `at` and the profile, without recording anything; with

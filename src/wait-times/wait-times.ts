@@ -64,12 +64,9 @@ const relay = relayCache<Park, SnapshotRide[], HistoryContext, HistoryHead>({
       const snapshot = { fetchedAt, rides: value };
       // The day record serves /api/wait-times/history, not this answer; losing one write must not
       // cost trend and forecast.
-      const day = recordDay(park, snapshot).catch((error: unknown) =>
-        console.warn(`Could not record the day of ${park.slug}: ${(error as Error).message}`),
-      );
       const [context] = await Promise.all([
         recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone, { later, head: ahead }),
-        finishLater(day, later),
+        finishLater(`record the day of ${park.slug}`, recordDay(park, snapshot), later),
       ]);
       return context;
     },
