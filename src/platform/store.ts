@@ -1,5 +1,6 @@
 import { getStore, type Store } from '@netlify/blobs';
 import type { z } from 'zod';
+import { nodeHttpFetch } from './node-http-fetch.ts';
 
 /**
  * The one module that talks to Netlify Blobs. Everything read back is parsed through the schema
@@ -57,7 +58,7 @@ export function resetBlobsCooldown(): void {
 function store(name: StoreName): Store {
   // Strong consistency: a record written by one instance is read back by the next request
   // (https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency).
-  return getStore({ name, consistency: 'strong' });
+  return getStore({ name, consistency: 'strong', fetch: nodeHttpFetch });
 }
 
 const TIME_KEY_DIGITS = 15;
