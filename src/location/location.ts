@@ -102,19 +102,24 @@ export function publicLocation(state: PinState, now: number, staleAfterMs: numbe
 
 /*
  * Storage. Pins and travel switches are kept in the `location` store, one key per accepted update,
- * named by the update's own time: `pin/<ms, 15 digits>-<uuid>`, `travel/<ms>-<uuid>`. The newest
- * key of each prefix is the current value, so:
+ * named by the update's own time: `pin/<ms, 15 digits>-<uuid>`, `travel/<ms>-<on|off>-<uuid>`. The
+ * newest key of each prefix is the current value, so:
  * - two instances writing at once never overwrite each other, and whichever finishes last, the
  *   reader still takes the newest by fix time. There is no read-modify-write of one record, so no
  *   conditional write and no retry is needed (docs/consistency.md).
  * - after a write, the keys it saw that are older than its own are deleted. A writer can only delete
  *   keys older than one it knows is stored, so the newest key is never deleted.
+ * - a travel key names its switch, so an update is planned from the listing alone and its write
+ *   does not wait for a record to be read (a cold start waits for every round trip, docs/netlify.md).
+ *   A key written before it did (`travel/<ms>-<uuid>`) is read as a record, as then.
  */
 const STORE = 'location';
 const PIN_PREFIX = 'pin/';
 const TRAVEL_PREFIX = 'travel/';
 
-const keyFor = (prefix: string, at: number) => `${prefix}${timeKey(at)}-${randomUUID()}`;
+const pinKeyFor = (pin: StoredPin) => `${PIN_PREFIX}${timeKey(pin.at)}-${randomUUID()}`;
+const travelKeyFor = (travel: StoredTravelSwitch) =>
+  `${TRAVEL_PREFIX}${timeKey(travel.at)}-${travel.active ? 'on' : 'off'}-${randomUUID()}`;
 
 /**
  * Our keys under a prefix, oldest first. A key of another shape (`pin/zzz`) is never taken for the
@@ -124,27 +129,37 @@ async function keysOf(prefix: string): Promise<string[]> {
   return (await listKeys(STORE, prefix)).filter((key) => isTimeKeyed(key.slice(prefix.length)));
 }
 
-interface StoredState extends PinState {
+interface StoredKeys {
   pinKeys: string[];
   travelKeys: string[];
 }
 
-async function readStoredState(): Promise<StoredState> {
+const listStoredKeys = async (): Promise<StoredKeys> => {
   const [pinKeys, travelKeys] = await Promise.all([keysOf(PIN_PREFIX), keysOf(TRAVEL_PREFIX)]);
-  const newestPin = pinKeys.at(-1);
-  const newestTravel = travelKeys.at(-1);
-  // Each record is parsed back through its schema; a damaged one (even one that is not JSON) reads
-  // as absent (`readRecord`), and the next update replaces it.
-  const [pin, travel] = await Promise.all([
-    newestPin ? readRecord(STORE, newestPin, StoredPinSchema) : null,
-    newestTravel ? readRecord(STORE, newestTravel, StoredTravelSwitchSchema) : null,
-  ]);
-  return { pin, travel, pinKeys, travelKeys };
+  return { pinKeys, travelKeys };
+};
+
+// Each record is parsed back through its schema; a damaged one (even one that is not JSON) reads as
+// absent (`readRecord`), and the next update replaces it.
+async function readNewestPin({ pinKeys }: StoredKeys): Promise<StoredPin | null> {
+  const newest = pinKeys.at(-1);
+  return newest ? readRecord(STORE, newest, StoredPinSchema) : null;
+}
+
+/** The newest travel switch: named by its key, or read from its record for a key that does not name it. */
+async function newestTravelSwitch({ travelKeys }: StoredKeys): Promise<StoredTravelSwitch | null> {
+  const newest = travelKeys.at(-1);
+  if (!newest) return null;
+  const segment = newest.slice(TRAVEL_PREFIX.length);
+  const named = /^\d+-(on|off)-/.exec(segment)?.[1];
+  if (named) return { active: named === 'on', at: timeOfKey(segment) };
+  return readRecord(STORE, newest, StoredTravelSwitchSchema);
 }
 
 /** The stored state (pin and travel switch); throws when Blobs fails. */
 export async function readPinState(): Promise<PinState> {
-  const { pin, travel } = await readStoredState();
+  const keys = await listStoredKeys();
+  const [pin, travel] = await Promise.all([readNewestPin(keys), newestTravelSwitch(keys)]);
   return { pin, travel };
 }
 
@@ -174,31 +189,35 @@ export async function receiveLocationUpdate(
 ): Promise<{ answer: unknown; changed: boolean }> {
   const staleAfterMs = getConfig().LOCATION_STALE_AFTER_MINUTES * 60_000;
   const { format, update } = parseLocationUpdate(body, now);
-  const stored = await storeUnavailableAs503(readStoredState);
-  const before = publicLocation(stored, now, staleAfterMs);
-  if (!update) return { answer: answerFor(format, before), changed: false };
+  const keys = await storeUnavailableAs503(listStoredKeys);
+  // The stored pin only shapes the answer, so it is read beside the write rather than before it.
+  const storedPin = storeUnavailableAs503(() => readNewestPin(keys));
+  storedPin.catch(() => {}); // awaited below; until then a failure must not count as unhandled
+  const travel = await storeUnavailableAs503(() => newestTravelSwitch(keys));
+  const publicAt = (pin: StoredPin | null, travelSwitch: StoredTravelSwitch | null) =>
+    publicLocation({ pin, travel: travelSwitch }, now, staleAfterMs);
+  if (!update) return { answer: answerFor(format, publicAt(await storedPin, travel)), changed: false };
 
-  const newestPinKey = stored.pinKeys.at(-1);
+  const newestPinKey = keys.pinKeys.at(-1);
   const writes = planUpdate(
-    { newestPinAt: newestPinKey ? timeOfKey(newestPinKey.slice(PIN_PREFIX.length)) : null, travel: stored.travel },
+    { newestPinAt: newestPinKey ? timeOfKey(newestPinKey.slice(PIN_PREFIX.length)) : null, travel },
     update,
   );
-  await storeUnavailableAs503(() =>
-    Promise.all([
-      writes.pin && writeRecord(STORE, keyFor(PIN_PREFIX, writes.pin.at), StoredPinSchema, writes.pin),
-      writes.travel &&
-        writeRecord(STORE, keyFor(TRAVEL_PREFIX, writes.travel.at), StoredTravelSwitchSchema, writes.travel),
-    ]),
-  );
-  const superseded = [...(writes.pin ? stored.pinKeys : []), ...(writes.travel ? stored.travelKeys : [])];
+  const [pin] = await Promise.all([
+    storedPin,
+    storeUnavailableAs503(() =>
+      Promise.all([
+        writes.pin && writeRecord(STORE, pinKeyFor(writes.pin), StoredPinSchema, writes.pin),
+        writes.travel && writeRecord(STORE, travelKeyFor(writes.travel), StoredTravelSwitchSchema, writes.travel),
+      ]),
+    ),
+  ]);
+  const superseded = [...(writes.pin ? keys.pinKeys : []), ...(writes.travel ? keys.travelKeys : [])];
   // A failure only leaves garbage that the next write removes.
   if (superseded.length > 0) await finishLater('prune old location records', deleteRecords(STORE, superseded), later);
 
-  const after = publicLocation(
-    { pin: writes.pin ?? stored.pin, travel: writes.travel ?? stored.travel },
-    now,
-    staleAfterMs,
-  );
+  const before = publicAt(pin, travel);
+  const after = publicAt(writes.pin ?? pin, writes.travel ?? travel);
   return { answer: answerFor(format, after), changed: JSON.stringify(after) !== JSON.stringify(before) };
 }
 
