@@ -1,8 +1,8 @@
 // The floor of a function that uses Blobs as ours do: reads one (absent) blob over our transport
-// (src/platform/node-http-fetch.ts) and answers. Its first request pays for what any such function
+// (src/platform/store.ts) and answers. Its first request pays for what any such function
 // pays once per process (the transport's first request and its connection, the Blobs client).
 import { getStore } from '@netlify/blobs';
-import { nodeHttpFetch } from '../../src/platform/node-http-fetch.ts';
+import { nodeHttpFetch } from '../../src/platform/store.ts';
 
 export default async () => {
   await getStore({ name: 'cold-start-floor', consistency: 'strong', fetch: nodeHttpFetch }).get('absent');

@@ -327,7 +327,7 @@ describe('round trips of an update', () => {
     let waiting: (() => void)[] = [];
     proxy = http.createServer((request, response) => {
       const path = decodeURIComponent(request.url ?? '');
-      const forward = () =>
+      const forward = () => {
         request.pipe(
           http.request(
             new URL(request.url ?? '', upstream),
@@ -338,12 +338,16 @@ describe('round trips of an update', () => {
             },
           ),
         );
+      };
       if (request.method === 'PUT' && path.includes(':location/pin/')) {
         events.push('pin written');
         for (const release of waiting) release();
         waiting = [];
       }
-      if (request.method !== 'GET' || !path.includes(':location/pin/')) return forward();
+      if (request.method !== 'GET' || !path.includes(':location/pin/')) {
+        forward();
+        return;
+      }
       events.push('pin read held');
       const written = new Promise<string>((resolve) => waiting.push(() => resolve('the pin was written')));
       const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('a second passed'), 1000));

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import http, { type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { nodeHttpFetch } from '../../../src/platform/node-http-fetch.ts';
+import { nodeHttpFetch } from '../../../src/platform/store.ts';
 
 // The Blobs client's transport against a real server on loopback that records what it received
 // and answers what a test asks for in the request's path.
