@@ -186,10 +186,17 @@ export async function deleteRecords(name: StoreName, keys: readonly string[]): P
   await guarded(`delete ${keys.length} from ${name}`, () => Promise.all(keys.map((key) => target.delete(key))));
 }
 
-// Connections are kept for the next call, as fetch keeps them.
+/**
+ * Connections are kept for the next call, as fetch keeps them, and closed after this long idle (or
+ * a second before the server's `Keep-Alive: timeout`, when it announces a shorter one), as fetch
+ * closes them: a connection the server has already dropped fails the call that reuses it. An
+ * agent without `timeout` keeps idle connections for ever and ignores the server's hint
+ * (https://nodejs.org/api/http.html#new-agentoptions).
+ */
+const IDLE_CONNECTION_MS = 4_000;
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+  'https:': new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
 } as const;
 
 /** Statuses whose responses have no body, and that `new Response()` refuses one for. */
@@ -224,31 +231,39 @@ export const nodeHttpFetch: typeof fetch = (input, init = {}) => {
     headers[name] = value;
   });
   const [client, agent] = url.protocol === 'https:' ? [https, agents['https:']] : [http, agents['http:']];
-  return new Promise<Response>((resolve, reject) => {
-    const request = client.request(url, { method, headers, agent }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('error', reject);
-      incoming.on('end', () => {
-        const status = incoming.statusCode ?? 0;
-        const answerHeaders = new Headers();
-        const raw = incoming.rawHeaders;
-        for (let i = 0; i + 1 < raw.length; i += 2) answerHeaders.append(raw[i] ?? '', raw[i + 1] ?? '');
-        const withoutBody = NULL_BODY_STATUSES.has(status) || method === 'HEAD';
-        try {
-          resolve(
-            new Response(withoutBody ? null : Buffer.concat(chunks), {
-              status,
-              statusText: incoming.statusMessage ?? '',
-              headers: answerHeaders,
-            }),
-          );
-        } catch (error) {
-          reject(error); // a status `Response` cannot carry (1xx): a broken server, not ours
-        }
+  const send = (retried: boolean) =>
+    new Promise<Response>((resolve, reject) => {
+      const request = client.request(url, { method, headers, agent }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', reject);
+        incoming.on('end', () => {
+          const status = incoming.statusCode ?? 0;
+          const answerHeaders = new Headers();
+          const raw = incoming.rawHeaders;
+          for (let i = 0; i + 1 < raw.length; i += 2) answerHeaders.append(raw[i] ?? '', raw[i + 1] ?? '');
+          const withoutBody = NULL_BODY_STATUSES.has(status) || method === 'HEAD';
+          try {
+            resolve(
+              new Response(withoutBody ? null : Buffer.concat(chunks), {
+                status,
+                statusText: incoming.statusMessage ?? '',
+                headers: answerHeaders,
+              }),
+            );
+          } catch (error) {
+            reject(error); // a status `Response` cannot carry (1xx): a broken server, not ours
+          }
+        });
       });
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept connection the server closed just as it was reused: sent once more on a new one,
+        // as Node advises (https://nodejs.org/api/http.html#requestreusedsocket), rather than left
+        // to the Blobs client's retry, which waits 5 s first.
+        if (!retried && request.reusedSocket && error.code === 'ECONNRESET') resolve(send(true));
+        else reject(error);
+      });
+      request.end(body instanceof ArrayBuffer ? Buffer.from(body) : (body ?? undefined));
     });
-    request.on('error', reject);
-    request.end(body instanceof ArrayBuffer ? Buffer.from(body) : (body ?? undefined));
-  });
+  return send(false);
 };

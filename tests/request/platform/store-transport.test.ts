@@ -19,12 +19,14 @@ let server: http.Server;
 let base: string;
 let received: Received[] = [];
 const sockets = new Map<object, number>();
+const resets = new Set<object>();
 
 beforeAll(async () => {
   server = http.createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     if (!sockets.has(request.socket)) sockets.set(request.socket, sockets.size);
+    const reused = received.some((earlier) => earlier.socket === sockets.get(request.socket));
     received.push({
       method: request.method ?? '',
       url: request.url ?? '',
@@ -32,6 +34,12 @@ beforeAll(async () => {
       body: Buffer.concat(chunks).toString('utf8'),
       socket: sockets.get(request.socket) ?? -1,
     });
+    if (request.url === '/reset-on-reuse' && reused && !resets.has(request.socket)) {
+      // What a server that dropped an idle connection does to the request that reuses it.
+      resets.add(request.socket);
+      request.socket.destroy();
+      return;
+    }
     const status = Number(/\/status\/(\d+)/.exec(request.url ?? '')?.[1] ?? 200);
     response.writeHead(status, [
       ['Content-Type', 'application/json'],
@@ -39,6 +47,7 @@ beforeAll(async () => {
       ['Vary', 'Accept'],
       ['Vary', 'Origin'],
       ...(status >= 300 && status < 400 ? [['Location', '/elsewhere']] : []),
+      ...(request.url === '/short-keep-alive' ? [['Keep-Alive', 'timeout=2']] : []),
     ]);
     response.end(status === 204 || status === 304 ? undefined : JSON.stringify({ path: request.url }));
   });
@@ -109,6 +118,26 @@ describe('the transport the Blobs client is given', () => {
     await (await nodeHttpFetch(`${base}/first`)).text();
     await (await nodeHttpFetch(`${base}/second`)).text();
     expect(received.map((request) => request.socket)).toEqual([received[0]?.socket, received[0]?.socket]);
+  });
+
+  it("closes a kept connection a second before the server's announced keep-alive timeout", async () => {
+    await (await nodeHttpFetch(`${base}/short-keep-alive`)).text();
+    await (await nodeHttpFetch(`${base}/short-keep-alive`)).text();
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    await (await nodeHttpFetch(`${base}/short-keep-alive`)).text();
+    const [first, second, third] = received.map((request) => request.socket);
+    expect(second).toBe(first);
+    expect(third).not.toBe(first);
+  });
+
+  it('sends a request once more on a new connection when the kept one turns out closed', async () => {
+    await (await nodeHttpFetch(`${base}/first`)).text();
+    const response = await nodeHttpFetch(`${base}/reset-on-reuse`, { method: 'PUT', body: '{"n":1}' });
+    expect(response.status).toBe(200);
+    const [first, dropped, resent] = received.map((request) => request.socket);
+    expect(received.map((request) => request.url)).toEqual(['/first', '/reset-on-reuse', '/reset-on-reuse']);
+    expect(dropped).toBe(first);
+    expect(resent).not.toBe(first);
   });
 
   it('rejects when nothing listens, so the Blobs client can retry', async () => {
