@@ -56,8 +56,9 @@ async function empty(name: string): Promise<void> {
 
 /**
  * A park's forecaster profile at its working size: every ride the upstream lists, with a bucket
- * for each half hour from 08:00 to 22:00 (about 70 KB for EPCOT's rides). A fresh bench store
- * would otherwise hold a profile of a few buckets, and reading a full one is part of a cold start.
+ * for each half hour from 08:00 to 22:00 (22 KB for the 19 rides of EPCOT's recorded payload; a
+ * 50-ride park's is about 90 KB). A fresh bench store would otherwise hold a profile of a few
+ * buckets, and reading a full one is part of a cold start.
  */
 async function storeWorkingProfile(slug: string, upstreamUrl: string): Promise<void> {
   const park = PARKS.find((candidate) => candidate.slug === slug);
