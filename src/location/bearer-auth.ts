@@ -152,5 +152,5 @@ export async function requireBearerToken(
     throw new UnauthorizedError(bearerChallenge(siteUrl, INVALID_TOKEN), 'invalid token');
   }
   // The owner's own requests do not use up attempts; if giving it back fails, it just expires.
-  await finishLater('release an authentication attempt', attempt.release(), later);
+  await finishLater('release an authentication attempt', () => attempt.release(), later);
 }

@@ -214,7 +214,8 @@ export async function receiveLocationUpdate(
   ]);
   const superseded = [...(writes.pin ? keys.pinKeys : []), ...(writes.travel ? keys.travelKeys : [])];
   // A failure only leaves garbage that the next write removes.
-  if (superseded.length > 0) await finishLater('prune old location records', deleteRecords(STORE, superseded), later);
+  if (superseded.length > 0)
+    await finishLater('prune old location records', () => deleteRecords(STORE, superseded), later);
 
   const before = publicAt(pin, travel);
   const after = publicAt(writes.pin ?? pin, writes.travel ?? travel);

@@ -82,7 +82,7 @@ async function standingOf(rule: RateLimit, client: string, now: number, later?: 
   // that can finish work after its answer does not wait for it at all (a cold start's Blobs calls
   // are what its first answer waits for, docs/netlify.md).
   const [, earlierKeys, currentKeys] = await Promise.all([
-    finishLater('sweep expired rate-limit periods', sweepExpired(rule, period), later),
+    finishLater('sweep expired rate-limit periods', () => sweepExpired(rule, period), later),
     listKeys('rate-limits', prefixOf(rule, period - 1, client)),
     listKeys('rate-limits', prefixOf(rule, period, client)),
   ]);

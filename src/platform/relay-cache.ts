@@ -164,7 +164,7 @@ export function relayCache<S, T, E = undefined, A = undefined>(options: RelayOpt
     const timed: Timed<T> = { fetchedAt: now(), value };
     state.failedAt = undefined;
     const [, extra] = await Promise.all([
-      finishLater(`store the data of ${nameOf(subject)}`, options.writeStored(subject, timed), later),
+      finishLater(`store the data of ${nameOf(subject)}`, () => options.writeStored(subject, timed), later),
       extras
         ? bestEffort(subject, 'record its extras', async () =>
             extras.afterFetch(subject, timed, { later, ahead: await ahead }),

@@ -92,8 +92,8 @@ export function unlearnedTimes(times: readonly number[], learnedThrough: number)
  *
  * Blobs round trips before the answer: listing the history and reading the profile (none when the
  * caller read them ahead, `head`), then reading the samples to compare. What the answer does not
- * need (writing the sample and the profile, deleting expired samples) is started as soon as it can
- * be and finished after the answer with `later`; its failure is logged.
+ * need (writing the sample and the profile, deleting expired samples) is started after the answer
+ * with `later` (without, the sample is written beside the reads); its failure is logged.
  *
  * Concurrency (two instances refreshing one park at once): samples are one record each, written
  * once, so they never clash. The profile is a single record that each instance reads, extends
@@ -110,8 +110,9 @@ export async function recordSample(
   timeZone: string,
   { later, head }: { later?: AfterAnswer | undefined; head?: HistoryHead | undefined } = {},
 ): Promise<HistoryContext> {
-  const written = history.writeSample(sample);
-  written.catch(() => {}); // its failure is logged with the housekeeping below, not as unhandled before
+  // Without `later` the sample is written beside the reads; with it, after the answer with the rest.
+  const written = later ? undefined : history.writeSample(sample);
+  written?.catch(() => {}); // its failure is logged with the housekeeping below, not as unhandled before
   const { times: listed, profile: stored } = head ?? (await readHistoryHead(history));
   // The listing may or may not have seen the sample being written beside it.
   const times = listed.includes(sample.at) ? listed : [...listed, sample.at].sort((a, b) => a - b);
@@ -140,11 +141,12 @@ export async function recordSample(
   if (newest !== undefined) profile = boundProfile({ ...profile, learnedThrough: newest }, sample.at);
   // The answer stands without these: a lost sample costs a later trend its partner, a lost profile
   // write is learned again (see above), expired samples are deleted by the next refresh.
-  const housekeeping = Promise.all([
-    written,
-    newest !== undefined ? history.writeProfile(profile) : undefined,
-    expired.size > 0 ? history.deleteSamples([...expired]) : undefined,
-  ]);
+  const housekeeping = () =>
+    Promise.all([
+      written ?? history.writeSample(sample),
+      newest !== undefined ? history.writeProfile(profile) : undefined,
+      expired.size > 0 ? history.deleteSamples([...expired]) : undefined,
+    ]);
   await finishLater('store the wait history or profile', housekeeping, later);
   const earlier = earlierTime === undefined ? null : (byTime.get(earlierTime) ?? null);
   return { earlier, profile };

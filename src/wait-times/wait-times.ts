@@ -66,7 +66,7 @@ const relay = relayCache<Park, SnapshotRide[], HistoryContext, HistoryHead>({
       // cost trend and forecast.
       const [context] = await Promise.all([
         recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone, { later, head: ahead }),
-        finishLater(`record the day of ${park.slug}`, recordDay(park, snapshot), later),
+        finishLater(`record the day of ${park.slug}`, () => recordDay(park, snapshot), later),
       ]);
       return context;
     },

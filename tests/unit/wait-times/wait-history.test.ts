@@ -130,7 +130,7 @@ describe('recordSample on real posted waits (TouringPlans.com, AK86)', () => {
     expect(recovered).toEqual(undisturbed);
   });
 
-  it('answers before the profile is written and expired samples deleted, handing both to `later`', async () => {
+  it('answers before the sample and the profile are written and expired samples deleted, handing them to `later`', async () => {
     const history = memoryHistory();
     // Over four hours of samples: the next one both teaches the profile and expires old samples.
     await replay(history, samples.slice(0, 60));
@@ -148,12 +148,13 @@ describe('recordSample on real posted waits (TouringPlans.com, AK86)', () => {
     const context = await recordSample(held, next, EASTERN, { later: (task) => handed.push(task) });
     expect(context.profile?.learnedThrough).toBe(next.at);
     expect(await history.readProfile()).toEqual(profileBefore);
-    expect(await history.sampleTimes()).toEqual([...timesBefore, next.at]);
+    expect(await history.sampleTimes()).toEqual(timesBefore);
 
     openWrites();
     await Promise.all(handed);
     expect(await history.readProfile()).toEqual(context.profile);
     expect((await history.sampleTimes())[0]).toBeGreaterThanOrEqual(next.at - HISTORY_RETENTION_MS);
+    expect(await history.sampleTimes()).toContain(next.at);
   });
 
   it('with the history listed and the profile read ahead, reads only the samples it compares, and answers the same', async () => {
