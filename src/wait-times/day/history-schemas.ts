@@ -16,6 +16,18 @@ const unixMs = z.int().min(0);
 const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const postedWait = z.int().min(0);
 
+/** What `postedWait.nullable()` takes, as one test. */
+const isPostedWaitOrNull = (value: unknown) => value === null || (Number.isSafeInteger(value) && Number(value) >= 0);
+
+/**
+ * A ride's stored waits, each checked as `postedWait.nullable()` would check it, in one loop. A
+ * late-day record of a 60-ride park holds about 10 000 waits; zod's check of each array element
+ * took about 40 ms of a cold process to read one (one loop per ride: a few; docs/netlify.md).
+ */
+const storedWaits = z.custom<(number | null)[]>((value) => Array.isArray(value) && value.every(isPostedWaitOrNull), {
+  message: 'waits must be whole minutes, or null while closed',
+});
+
 /**
  * Stored: one park's samples of one local day, by column (one `times` axis, each ride's waits in
  * step with it) so that a day of a 60-ride park stays near 60 KB. `null`: closed or not listed.
@@ -25,7 +37,7 @@ export const DayRecordSchema = z
     version: z.literal(1),
     date: localDate,
     times: z.array(unixMs).max(MAX_DAY_SAMPLES),
-    rides: z.record(z.string(), z.object({ name: z.string(), waits: z.array(postedWait.nullable()) })),
+    rides: z.record(z.string(), z.object({ name: z.string(), waits: storedWaits })),
   })
   .refine((day) => Object.keys(day.rides).length <= MAX_DAY_RIDES, `at most ${MAX_DAY_RIDES} rides`)
   .refine((day) => Object.values(day.rides).every((ride) => ride.waits.length === day.times.length), {
