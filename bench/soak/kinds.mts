@@ -1,7 +1,7 @@
-import type { z } from 'zod';
 import { NetworkStatusSchema, PublishStatusSchema } from '../../src/jobs/jobs-schemas.ts';
 import { LocationSchema } from '../../src/location/location-schemas.ts';
 import { PhotoFeedSchema } from '../../src/photo-feed/photo-feed-schemas.ts';
+import * as z from '../../src/platform/zod-mini.ts';
 import { WaitTimesSchema } from '../../src/wait-times/wait-times-schemas.ts';
 import { random, simNow } from './setup.mts';
 
@@ -48,7 +48,7 @@ export const basic = (user: string, password: string) => ({
 });
 export const JSON_TYPE = { 'Content-Type': 'application/json' };
 
-export function schemaCheck(schema: z.ZodType, more?: (value: never) => string | null) {
+export function schemaCheck(schema: z.core.$ZodType, more?: (value: never) => string | null) {
   return (status: number, body: Buffer): string | null => {
     if (status !== 200) return null;
     let value: unknown;
@@ -57,7 +57,7 @@ export function schemaCheck(schema: z.ZodType, more?: (value: never) => string |
     } catch {
       return 'body is not JSON';
     }
-    const parsed = schema.safeParse(value);
+    const parsed = z.safeParse(schema, value);
     if (!parsed.success) return `body does not match its schema: ${parsed.error.issues[0]?.message ?? ''}`;
     return more ? more(parsed.data as never) : null;
   };

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import { BadRequestError } from '../platform/errors.ts';
+import * as z from '../platform/zod-mini.ts';
 import {
   degreesOf,
   type Location,
@@ -86,8 +86,8 @@ function fromOverland(body: object, now: number): LocationUpdate | null {
   return { at: fixTime(newest.at, now, `${newest.path}.properties.timestamp`), position: { lat, lon } };
 }
 
-function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
+function validate<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   throw new BadRequestError(
     'invalid location update',

@@ -1,86 +1,109 @@
-import * as z from 'zod';
 import { ConfigError } from './errors.ts';
 import { resolveSiteUrl } from './site-url.ts';
+import * as z from './zod-mini.ts';
+
+const hasProtocol = (value: string, protocols: readonly string[]) =>
+  URL.canParse(value) && protocols.includes(new URL(value).protocol);
 
 const optionalUrl = (protocols: string[]) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
-      message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
-    })
-    .optional();
+  z.optional(
+    z.string().check(
+      z.trim(),
+      z.minLength(1),
+      z.refine((value) => hasProtocol(value, protocols), {
+        message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+      }),
+    ),
+  );
 
-const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
+/** An empty variable counts as unset (`NAME=` in a .env file or the Netlify UI). */
+const unlessEmpty = <T extends z.core.$ZodType>(schema: T) =>
+  z.pipe(
+    z.transform((value: unknown) => (value === '' ? undefined : value)),
+    schema,
+  );
+
+/** A URL-valued setting without its trailing slashes, `fallback` when unset. */
+const baseUrl = (fallback: string) =>
+  z.pipe(
+    unlessEmpty(optionalUrl(['http:', 'https:'])),
+    z.transform((value) => (value ?? fallback).replace(/\/+$/, '')),
+  );
 
 /** Every environment variable the service reads, with its default (README, "Configuration"). */
 export const EnvironmentSchema = z.object({
-  HOST: z.string().min(1).default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65_535).default(4321),
-  SITE_URL: z
-    .string()
-    .refine((value) => URL.canParse(value) && new URL(value).protocol.startsWith('http'), {
-      message: 'must be an absolute http(s) URL such as https://example.com',
-    })
-    .transform((value) => new URL(value).origin),
+  HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
+  PORT: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535)), 4321),
+  SITE_URL: z.pipe(
+    z.string().check(
+      z.refine((value) => URL.canParse(value) && new URL(value).protocol.startsWith('http'), {
+        message: 'must be an absolute http(s) URL such as https://example.com',
+      }),
+    ),
+    z.transform((value) => new URL(value).origin),
+  ),
   // How many reverse proxies in front of the local server to believe in X-Forwarded-For (server/client-address.mts).
-  TRUST_PROXY: z.preprocess(
-    emptyAsUnset,
-    z
-      .string()
-      .regex(/^\d{1,2}$/, 'must be a whole number of trusted proxies, 0 (the default) to 99')
-      .transform(Number)
-      .default(0),
+  TRUST_PROXY: unlessEmpty(
+    z._default(
+      z.pipe(
+        z.string().check(z.regex(/^\d{1,2}$/, 'must be a whole number of trusted proxies, 0 (the default) to 99')),
+        z.transform(Number),
+      ),
+      0,
+    ),
   ),
-  DATA_DIR: z.string().min(1).default('.data'),
-  WAIT_TIMES_UPSTREAM_URL: z
-    .string()
-    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-      message: 'must be an absolute http(s) URL',
-    })
-    .transform((value) => value.replace(/\/+$/, ''))
-    .default('https://queue-times.com'),
+  DATA_DIR: z._default(z.string().check(z.minLength(1)), '.data'),
+  WAIT_TIMES_UPSTREAM_URL: z._default(
+    z.pipe(
+      z
+        .string()
+        .check(
+          z.refine((value) => hasProtocol(value, ['http:', 'https:']), { message: 'must be an absolute http(s) URL' }),
+        ),
+      z.transform((value) => value.replace(/\/+$/, '')),
+    ),
+    'https://queue-times.com',
+  ),
   // Sent as `Authorization: Bearer <token>`, so it must be an RFC 6750 b64token.
-  LOCATION_TOKEN: z.preprocess(
-    emptyAsUnset,
-    z
-      .string()
-      .min(16, 'must be at least 16 characters')
-      .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'may only contain letters, digits and - . _ ~ + / (then optional = padding)')
-      .optional(),
+  LOCATION_TOKEN: unlessEmpty(
+    z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(16, 'must be at least 16 characters'),
+          z.regex(
+            /^[A-Za-z0-9\-._~+/]+=*$/,
+            'may only contain letters, digits and - . _ ~ + / (then optional = padding)',
+          ),
+        ),
+    ),
   ),
-  LOCATION_STALE_AFTER_MINUTES: z.coerce.number().int().positive().default(360),
-  SMTP_URL: z.preprocess(emptyAsUnset, optionalUrl(['smtp:', 'smtps:'])),
-  CONTACT_TO: z.preprocess(emptyAsUnset, z.email().optional()),
-  CONTACT_FROM: z.preprocess(emptyAsUnset, z.email().optional()),
-  CONTACT_MAILTO: z.preprocess(emptyAsUnset, z.email().optional()),
-  PHOTO_FEED_ACCESS_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-  PHOTO_FEED_UPSTREAM_URL: z
-    .preprocess(emptyAsUnset, optionalUrl(['http:', 'https:']))
-    .transform((value) => (value ?? 'https://graph.instagram.com').replace(/\/+$/, '')),
-  PUBLISH_HOOK_URL: z.preprocess(emptyAsUnset, optionalUrl(['http:', 'https:'])),
-  NETWORK_ACCESS_TOKEN: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-  NETWORK_TOKEN_EXPIRES_AT: z.preprocess(emptyAsUnset, z.iso.datetime({ offset: true }).optional()),
-  NETWORK_FEED_URL: z.preprocess(emptyAsUnset, optionalUrl(['http:', 'https:'])),
-  NETWORK_API_URL: z
-    .preprocess(emptyAsUnset, optionalUrl(['http:', 'https:']))
-    .transform((value) => (value ?? 'https://api.linkedin.com').replace(/\/+$/, '')),
+  LOCATION_STALE_AFTER_MINUTES: z._default(z.coerce.number().check(z.int(), z.positive()), 360),
+  SMTP_URL: unlessEmpty(optionalUrl(['smtp:', 'smtps:'])),
+  CONTACT_TO: unlessEmpty(z.optional(z.email())),
+  CONTACT_FROM: unlessEmpty(z.optional(z.email())),
+  CONTACT_MAILTO: unlessEmpty(z.optional(z.email())),
+  PHOTO_FEED_ACCESS_TOKEN: unlessEmpty(z.optional(z.string().check(z.minLength(1)))),
+  PHOTO_FEED_UPSTREAM_URL: baseUrl('https://graph.instagram.com'),
+  PUBLISH_HOOK_URL: unlessEmpty(optionalUrl(['http:', 'https:'])),
+  NETWORK_ACCESS_TOKEN: unlessEmpty(z.optional(z.string().check(z.minLength(1)))),
+  NETWORK_TOKEN_EXPIRES_AT: unlessEmpty(z.optional(z.iso.datetime({ offset: true }))),
+  NETWORK_FEED_URL: unlessEmpty(optionalUrl(['http:', 'https:'])),
+  NETWORK_API_URL: baseUrl('https://api.linkedin.com'),
   // The posting API is versioned by month (`LinkedIn-Version: YYYYMM`); a version is served for about a year.
-  NETWORK_API_VERSION: z.preprocess(
-    emptyAsUnset,
-    z
-      .string()
-      .regex(/^20\d{2}(0[1-9]|1[0-2])$/, 'must be a month as YYYYMM, e.g. 202610')
-      .default('202610'),
+  NETWORK_API_VERSION: unlessEmpty(
+    z._default(
+      z.string().check(z.regex(/^20\d{2}(0[1-9]|1[0-2])$/, 'must be a month as YYYYMM, e.g. 202610')),
+      '202610',
+    ),
   ),
   // The author of the shared posts, a URN (RFC 8141) such as `urn:li:person:…` or `urn:li:organization:…`.
-  NETWORK_AUTHOR_URN: z.preprocess(
-    emptyAsUnset,
-    z
-      .string()
-      .regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, 'must be a URN such as urn:li:person:abc123')
-      .optional(),
+  NETWORK_AUTHOR_URN: unlessEmpty(
+    z.optional(
+      z
+        .string()
+        .check(z.regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, 'must be a URN such as urn:li:person:abc123')),
+    ),
   ),
 });
 

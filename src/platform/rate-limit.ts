@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
 import { clientIdentity } from './client-identity.ts';
 import { TooManyRequestsError } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
+import * as z from './zod-mini.ts';
 
 /** A named limit: at most `limit` hits per client within any `windowMs`. */
 export interface RateLimit {
@@ -34,7 +34,7 @@ export interface RateLimit {
  */
 
 // `pending`: taken by an attempt still being decided (see `reserveAttempt`).
-const SlotSchema = z.object({ at: z.int(), pending: z.boolean().optional() });
+const SlotSchema = z.object({ at: z.int(), pending: z.optional(z.boolean()) });
 
 /** A pending slot older than this belongs to a request that died; it counts as a hit. */
 const PENDING_MAX_MS = 10_000;

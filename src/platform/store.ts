@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { getStore, type Store } from '@netlify/blobs';
-import type { z } from 'zod';
+import * as z from './zod-mini.ts';
 
 /**
  * The one module that talks to Netlify Blobs. Everything read back is parsed through the schema
@@ -89,7 +89,7 @@ export function timeOfKey(segment: string): number {
 const isOwnKey = (key: string) => !key.split('/').some((segment) => segment.startsWith('.'));
 
 /** Reads one record; `null` when it is missing or no longer matches its schema. */
-export async function readRecord<S extends z.ZodType>(
+export async function readRecord<S extends z.core.$ZodType>(
   name: StoreName,
   key: string,
   schema: S,
@@ -103,7 +103,7 @@ export async function readRecord<S extends z.ZodType>(
     console.warn(`Ignoring a damaged record ${name}/${key} (not JSON)`);
     return null;
   }
-  const parsed = schema.safeParse(value);
+  const parsed = z.safeParse(schema, value);
   if (!parsed.success) {
     console.warn(`Ignoring a damaged record ${name}/${key}`);
     return null;
@@ -112,13 +112,13 @@ export async function readRecord<S extends z.ZodType>(
 }
 
 /** Writes one record whole; a Blobs write replaces the value atomically, so readers never see half. */
-export async function writeRecord<S extends z.ZodType>(
+export async function writeRecord<S extends z.core.$ZodType>(
   name: StoreName,
   key: string,
   schema: S,
   value: z.input<S>,
 ): Promise<void> {
-  const checked = schema.parse(value);
+  const checked = z.parse(schema, value);
   const result = await guarded(`write ${name}/${key}`, () => store(name).setJSON(key, checked));
   // The client reports some refused writes as done with an empty ETag (a 403, for one).
   if (result.etag === '') throw new BlobsUnavailableError(`Blobs did not confirm the write of ${name}/${key}`);
@@ -128,13 +128,13 @@ export async function writeRecord<S extends z.ZodType>(
  * Writes a record only when its key does not exist yet (a claim, or a write-once ledger entry);
  * `false` when the key was already there. Netlify makes the check-and-write atomic.
  */
-export async function createRecord<S extends z.ZodType>(
+export async function createRecord<S extends z.core.$ZodType>(
   name: StoreName,
   key: string,
   schema: S,
   value: z.input<S>,
 ): Promise<boolean> {
-  const checked = schema.parse(value);
+  const checked = z.parse(schema, value);
   const result = await guarded(`create ${name}/${key}`, () => store(name).setJSON(key, checked, { onlyIfNew: true }));
   // A refused conditional write that is not a 412 comes back as "modified" with an empty ETag.
   if (result.modified && !result.etag) throw new Error(`Blobs did not confirm the write of ${name}/${key}`);
@@ -163,7 +163,7 @@ export async function listEntries(name: StoreName, prefix: string): Promise<{ ke
  * Replaces a record only if it is still the version `etag` names (from `listEntries`), so that of
  * several writers racing for one record exactly one wins. Returns whether this write won.
  */
-export async function replaceRecordIfUnchanged<S extends z.ZodType>(
+export async function replaceRecordIfUnchanged<S extends z.core.$ZodType>(
   name: StoreName,
   key: string,
   schema: S,
@@ -172,7 +172,7 @@ export async function replaceRecordIfUnchanged<S extends z.ZodType>(
 ): Promise<boolean> {
   // Without an ETag the write would silently become unconditional (the local server sends none on reads).
   if (!etag) return false;
-  const checked = schema.parse(value);
+  const checked = z.parse(schema, value);
   const result = await guarded(`replace ${name}/${key}`, () =>
     store(name).setJSON(key, checked, { onlyIfMatch: etag }),
   );

@@ -1,10 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import type { Context } from '@netlify/functions';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bundleModules, FUNCTION_SOURCES_DIR } from '../../../scripts/bundle-functions.mts';
+import { PlainLocationUpdateSchema } from '../../../src/location/location-schemas.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 import { ROOT } from '../../support/served-site.ts';
 
@@ -31,6 +34,8 @@ const ENV_KEYS = [
   'CONTEXT',
   'DEPLOY_PRIME_URL',
 ];
+
+const run = promisify(execFile);
 
 type Handler = (request: Request, context: Context) => Promise<Response>;
 interface Bundle {
@@ -158,5 +163,29 @@ describe('SITE_URL set at run time', () => {
     expect(response.headers.get('www-authenticate')).toContain(
       `resource_metadata="https://www.example.org${METADATA}"`,
     );
+  });
+});
+
+describe('the bundled location function', () => {
+  // Its bundle carries only zod's mini API (src/platform/zod-mini.ts), which has no messages of its
+  // own; zod keeps its settings on globalThis, so this runs in a process where nothing else set them.
+  it('names what is wrong with an update in the words the schema gives everywhere else', async () => {
+    const update = { lat: 1, lon: 2, label: 'x'.repeat(101) };
+    const program = `
+      const { default: location } = await import(${JSON.stringify(pathToFileURL(path.join(bundles.get(PRODUCTION) ?? '', 'location.mjs')).href)});
+      const request = new Request('${PRODUCTION}/api/location', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ${TOKEN}' },
+        body: ${JSON.stringify(JSON.stringify(update))},
+      });
+      const response = await location(request, { ip: '198.51.100.1', params: {}, waitUntil: () => {} });
+      console.log(JSON.stringify({ status: response.status, body: await response.json() }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', program], { env: process.env });
+    const expected = PlainLocationUpdateSchema.safeParse(update).error?.issues[0]?.message;
+    expect(expected).toMatch(/^Too big/);
+    expect(JSON.parse(stdout)).toEqual({
+      status: 400,
+      body: { error: 'invalid location update', issues: [{ path: 'label', message: expected }] },
+    });
   });
 });
