@@ -73,7 +73,10 @@ const provider: CacheProviderFactory<{ max?: number }> = (config) => {
             return fresh;
           })
         : await next();
-      return answerConditional(request.method, Object.fromEntries(request.headers), response);
+      // Only a response with a validator can be answered 304, so only then are the request's
+      // headers read: a page prerendered at build time has none, and Astro warns when they are.
+      const validated = response.headers.has('etag') || response.headers.has('last-modified');
+      return validated ? answerConditional(request.method, Object.fromEntries(request.headers), response) : response;
     },
     async invalidate(options) {
       const tags = new Set([options.tags ?? []].flat());
