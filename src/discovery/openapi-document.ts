@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from '../platform/zod-mini.ts';
 import { DOCS_PATH } from './api-catalog.ts';
-// Importing the schema modules registers their `.meta({ id })` components in z.globalRegistry.
+// Importing the schema modules registers their `z.meta({ id })` components in z.globalRegistry.
 import '../contact/contact-schemas.ts';
 import '../platform/error-schemas.ts';
 import '../jobs/jobs-schemas.ts';

@@ -1,138 +1,149 @@
-import * as z from 'zod';
+import * as z from '../platform/zod-mini.ts';
 
 /** The scheduled jobs that record their runs. */
 export const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh']);
 
-const isoTime = (description: string) => z.iso.datetime({ offset: true }).meta({ description });
+const isoTime = (description: string) => z.iso.datetime({ offset: true }).check(z.meta({ description }));
+const described = (description: string) => z.meta({ description });
+const count = () => z.int().check(z.minimum(0));
+const unixMs = count;
+const httpStatus = () => z.int().check(z.minimum(100), z.maximum(599));
+const outcome = () => z.enum(['success', 'failure']);
 
 // ---------------------------------------------------------------------------------------------
 // Public bodies (GET /api/publish-status, GET /api/professional-network-status)
 // ---------------------------------------------------------------------------------------------
 
-export const JobHealthSchema = z.enum(['ok', 'failing', 'stale', 'never-run']).meta({
-  id: 'JobHealth',
-  description:
-    "Health of a scheduled job. `never-run`: no run has finished yet. `stale`: the newest run started longer ago than the job's period allows (26 hours for the daily publish job, 3 hours for the hourly sharing job). `failing`: the newest run failed or never finished; for the sharing job also while its token is missing or expired. `ok`: otherwise. Checked in that order.",
-});
+export const JobHealthSchema = z.enum(['ok', 'failing', 'stale', 'never-run']).check(
+  z.meta({
+    id: 'JobHealth',
+    description:
+      "Health of a scheduled job. `never-run`: no run has finished yet. `stale`: the newest run started longer ago than the job's period allows (26 hours for the daily publish job, 3 hours for the hourly sharing job). `failing`: the newest run failed or never finished; for the sharing job also while its token is missing or expired. `ok`: otherwise. Checked in that order.",
+  }),
+);
 
 export const JobRunSchema = z
-  .object({
+  .strictObject({
     startedAt: isoTime('When the run started.'),
-    finishedAt: isoTime('When the run ended; null when it never recorded an end (stopped by the platform).').nullable(),
-    outcome: z.enum(['success', 'failure']).meta({ description: 'Whether the run did its job.' }),
-    message: z.string().meta({ description: 'What the run did or why it failed, in a sentence.' }),
+    finishedAt: z.nullable(
+      isoTime('When the run ended; null when it never recorded an end (stopped by the platform).'),
+    ),
+    outcome: outcome().check(described('Whether the run did its job.')),
+    message: z.string().check(described('What the run did or why it failed, in a sentence.')),
   })
-  .strict()
-  .meta({ id: 'JobRun', description: 'The newest finished (or abandoned) run of a job.' });
+  .check(z.meta({ id: 'JobRun', description: 'The newest finished (or abandoned) run of a job.' }));
 
 export const PublishHookSchema = z
-  .object({
-    configured: z.boolean().meta({ description: 'Whether a build hook URL is set.' }),
-    state: z.enum(['ok', 'failing', 'unconfigured', 'unknown']).meta({
-      description:
-        '`unconfigured`: no hook URL is set. `unknown`: a hook is set but no finished run has called it yet (or it was changed since). `ok`: the last call was answered with a 2xx status. `failing`: the last call was answered otherwise, or not at all.',
-    }),
-    lastCalledAt: isoTime('When the current hook was last called.').nullable(),
+  .strictObject({
+    configured: z.boolean().check(described('Whether a build hook URL is set.')),
+    state: z
+      .enum(['ok', 'failing', 'unconfigured', 'unknown'])
+      .check(
+        described(
+          '`unconfigured`: no hook URL is set. `unknown`: a hook is set but no finished run has called it yet (or it was changed since). `ok`: the last call was answered with a 2xx status. `failing`: the last call was answered otherwise, or not at all.',
+        ),
+      ),
+    lastCalledAt: z.nullable(isoTime('When the current hook was last called.')),
     lastStatus: z
-      .int()
-      .min(100)
-      .max(599)
-      .nullable()
-      .meta({ description: 'HTTP status of the last call; null when it was not called or did not answer.' }),
+      .nullable(httpStatus())
+      .check(described('HTTP status of the last call; null when it was not called or did not answer.')),
   })
-  .strict()
-  .meta({ id: 'PublishHook' });
+  .check(z.meta({ id: 'PublishHook' }));
 
 export const PublishStatusSchema = z
-  .object({
+  .strictObject({
     job: z.literal('daily-publish'),
     status: JobHealthSchema,
-    lastRun: JobRunSchema.nullable(),
+    lastRun: z.nullable(JobRunSchema),
     hook: PublishHookSchema,
   })
-  .strict()
-  .meta({
-    id: 'PublishStatus',
-    description: 'Health of the daily publish job, which calls the site build hook so that posts dated today go live.',
-  });
+  .check(
+    z.meta({
+      id: 'PublishStatus',
+      description:
+        'Health of the daily publish job, which calls the site build hook so that posts dated today go live.',
+    }),
+  );
 
 export const NetworkTokenSchema = z
-  .object({
-    configured: z.boolean().meta({ description: 'Whether an access token is set.' }),
-    expiresAt: isoTime('When the token expires; null when no token or no expiry is set.').nullable(),
-    fresh: z.boolean().meta({
-      description:
-        'False when no token is set, or it expires within 7 days (or has expired). True without a known expiry.',
-    }),
+  .strictObject({
+    configured: z.boolean().check(described('Whether an access token is set.')),
+    expiresAt: z.nullable(isoTime('When the token expires; null when no token or no expiry is set.')),
+    fresh: z
+      .boolean()
+      .check(
+        described(
+          'False when no token is set, or it expires within 7 days (or has expired). True without a known expiry.',
+        ),
+      ),
     daysLeft: z
-      .int()
-      .min(0)
-      .nullable()
-      .meta({ description: 'Whole days until expiry, rounded down, 0 once expired; null when unknown.' }),
+      .nullable(count())
+      .check(described('Whole days until expiry, rounded down, 0 once expired; null when unknown.')),
   })
-  .strict()
-  .meta({ id: 'NetworkToken' });
+  .check(z.meta({ id: 'NetworkToken' }));
 
 export const NetworkShareSchema = z
-  .object({
+  .strictObject({
     at: isoTime('When the share was attempted.'),
-    url: z.string().meta({ description: 'Address of the post that was shared.' }),
-    title: z.string().meta({ description: 'Title of the post that was shared.' }),
-    outcome: z.enum(['success', 'failure']),
-    message: z.string().meta({ description: 'What happened, in a sentence.' }),
+    url: z.string().check(described('Address of the post that was shared.')),
+    title: z.string().check(described('Title of the post that was shared.')),
+    outcome: outcome(),
+    message: z.string().check(described('What happened, in a sentence.')),
   })
-  .strict()
-  .meta({ id: 'NetworkShare', description: 'The newest attempt to share a post.' });
+  .check(z.meta({ id: 'NetworkShare', description: 'The newest attempt to share a post.' }));
 
 export const NetworkStatusSchema = z
-  .object({
+  .strictObject({
     job: z.literal('network-share'),
     status: JobHealthSchema,
     token: NetworkTokenSchema,
-    lastShare: NetworkShareSchema.nullable(),
+    lastShare: z.nullable(NetworkShareSchema),
   })
-  .strict()
-  .meta({
-    id: 'ProfessionalNetworkStatus',
-    description:
-      "Health of the automatic sharing job, which shares each new post of the site's feed once to the professional network.",
-  });
+  .check(
+    z.meta({
+      id: 'ProfessionalNetworkStatus',
+      description:
+        "Health of the automatic sharing job, which shares each new post of the site's feed once to the professional network.",
+    }),
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Stored records (Blobs store `jobs`); times are Unix milliseconds
 // ---------------------------------------------------------------------------------------------
 
+const runId = () => z.string().check(z.minLength(1));
+
 /** Written when a run starts, so that a run that never ends is noticed. */
 export const RunStartSchema = z.object({
-  runId: z.string().min(1),
-  startedAt: z.int().min(0),
+  runId: runId(),
+  startedAt: unixMs(),
 });
 
 /** The build hook call of a publish run. `target` is a digest of the hook URL, never the URL. */
 export const HookCallSchema = z.object({
-  calledAt: z.int().min(0),
-  status: z.int().min(100).max(599).nullable(),
-  target: z.string().min(1),
+  calledAt: unixMs(),
+  status: z.nullable(httpStatus()),
+  target: z.string().check(z.minLength(1)),
 });
 
 /** One finished run of a job; kept in a bounded history and as the job's `last` record. */
 export const StoredRunSchema = z.object({
-  runId: z.string().min(1),
+  runId: runId(),
   job: JobNameSchema,
-  startedAt: z.int().min(0),
-  finishedAt: z.int().min(0),
-  outcome: z.enum(['success', 'failure']),
+  startedAt: unixMs(),
+  finishedAt: unixMs(),
+  outcome: outcome(),
   message: z.string(),
-  hook: HookCallSchema.nullable().optional(),
-  shares: z.object({ shared: z.int().min(0), failed: z.int().min(0), waiting: z.int().min(0) }).optional(),
+  hook: z.optional(z.nullable(HookCallSchema)),
+  shares: z.optional(z.object({ shared: count(), failed: count(), waiting: count() })),
 });
 
 /** The newest share attempt, as the status endpoint shows it. */
 export const StoredShareSchema = z.object({
-  at: z.int().min(0),
+  at: unixMs(),
   url: z.string(),
   title: z.string(),
-  outcome: z.enum(['success', 'failure']),
+  outcome: outcome(),
   message: z.string(),
 });
 
@@ -142,21 +153,21 @@ export const ShareClaimSchema = z.object({
   url: z.string(),
   title: z.string(),
   runId: z.string(),
-  claimedAt: z.int().min(0),
+  claimedAt: unixMs(),
 });
 
 /** How an attempt to share a post ended (write-once, next to its claim). */
 export const ShareResultSchema = z.object({
-  at: z.int().min(0),
-  outcome: z.enum(['success', 'failure']),
+  at: unixMs(),
+  outcome: outcome(),
   message: z.string(),
-  httpStatus: z.int().nullable(),
-  networkPostId: z.string().nullable(),
+  httpStatus: z.nullable(z.int()),
+  networkPostId: z.nullable(z.string()),
 });
 
 /** The posts already in the feed when sharing began; they are never shared. */
 export const ShareBaselineSchema = z.object({
-  at: z.int().min(0),
+  at: unixMs(),
   postIds: z.array(z.string()),
 });
 

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { callUpstream } from '../platform/upstream-http.ts';
+import * as z from '../platform/zod-mini.ts';
 import type { FeedPost } from './site-feed-schemas.ts';
 
 /** One post creation; no retry inside a run (a POST is not idempotent), the next run retries. */
@@ -31,9 +31,9 @@ export type ShareAnswer =
   | { kind: 'refused'; status: number; message: string; retryLater: boolean; stopRun: boolean };
 
 const ErrorBodySchema = z.object({
-  message: z.string().optional(),
-  code: z.string().optional(),
-  errorDetails: z.object({ inputErrors: z.array(z.object({ code: z.string().optional() })).optional() }).optional(),
+  message: z.optional(z.string()),
+  code: z.optional(z.string()),
+  errorDetails: z.optional(z.object({ inputErrors: z.optional(z.array(z.object({ code: z.optional(z.string()) }))) })),
 });
 
 /**

@@ -1,20 +1,20 @@
-import * as z from 'zod';
+import * as z from '../platform/zod-mini.ts';
 
 /**
  * JSON Feed 1.0 / 1.1 (https://www.jsonfeed.org/version/1.1/), the parts the sharing job reads.
  * `id` is a string in 1.1; 1.0 feeds sometimes used numbers, which the spec says to treat as strings.
  */
 export const JsonFeedItemSchema = z.object({
-  id: z.union([z.string().min(1), z.number()]).transform(String),
-  url: z.string().optional(),
-  title: z.string().optional(),
-  summary: z.string().optional(),
-  content_text: z.string().optional(),
-  date_published: z.string().optional(),
+  id: z.pipe(z.union([z.string().check(z.minLength(1)), z.number()]), z.transform(String)),
+  url: z.optional(z.string()),
+  title: z.optional(z.string()),
+  summary: z.optional(z.string()),
+  content_text: z.optional(z.string()),
+  date_published: z.optional(z.string()),
 });
 
 export const JsonFeedSchema = z.object({
-  version: z.string().regex(/^https?:\/\/jsonfeed\.org\/version\/1(\.1)?$/, 'is not a JSON Feed version URL'),
+  version: z.string().check(z.regex(/^https?:\/\/jsonfeed\.org\/version\/1(\.1)?$/, 'is not a JSON Feed version URL')),
   items: z.array(z.unknown()),
 });
 

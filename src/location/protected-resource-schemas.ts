@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod-mini.ts';
 
 /**
  * RFC 9728 protected resource metadata for the one protected operation (POST /api/location).
@@ -6,19 +6,20 @@ import * as z from 'zod';
  * `authorization_servers` (and `scopes_supported`) are left out, as §3.2 asks of empty members.
  */
 export const ProtectedResourceMetadataSchema = z
-  .object({
-    resource: z.url().meta({ description: 'The resource identifier: the site origin (`SITE_URL`).' }),
+  .strictObject({
+    resource: z.url().check(z.meta({ description: 'The resource identifier: the site origin (`SITE_URL`).' })),
     bearer_methods_supported: z
       .array(z.enum(['header', 'body', 'query']))
-      .meta({ description: 'The token is accepted in the `Authorization` header only.' }),
+      .check(z.meta({ description: 'The token is accepted in the `Authorization` header only.' })),
     resource_name: z.string(),
     resource_documentation: z.url(),
   })
-  .strict()
-  .meta({
-    id: 'ProtectedResourceMetadata',
-    description:
-      'RFC 9728 metadata. No `authorization_servers`: tokens cannot be obtained, only provisioned by the owner.',
-  });
+  .check(
+    z.meta({
+      id: 'ProtectedResourceMetadata',
+      description:
+        'RFC 9728 metadata. No `authorization_servers`: tokens cannot be obtained, only provisioned by the owner.',
+    }),
+  );
 
 export type ProtectedResourceMetadata = z.output<typeof ProtectedResourceMetadataSchema>;

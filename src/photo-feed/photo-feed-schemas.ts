@@ -1,35 +1,41 @@
-import * as z from 'zod';
+import * as z from '../platform/zod-mini.ts';
+
+const described = (description: string) => z.meta({ description });
+const unixMs = () => z.int().check(z.minimum(0));
+const nonEmpty = () => z.string().check(z.minLength(1));
 
 // ---------------------------------------------------------------------------------------------
 // Public body (GET /api/photo-feed)
 // ---------------------------------------------------------------------------------------------
 
-const webUrl = (description: string) => z.url({ protocol: /^https?$/ }).meta({ description });
+const webUrl = (description: string) => z.url({ protocol: /^https?$/ }).check(described(description));
 
 export const PhotoItemSchema = z
-  .object({
-    id: z.string().meta({ description: "The photo platform's id of the post." }),
-    caption: z.string().nullable().meta({ description: 'Caption as written; null when there is none.' }),
-    mediaType: z.enum(['image', 'video', 'carousel']).meta({
-      description: '`image`, `video` (the image is its cover frame) or `carousel` (the image is its first picture).',
-    }),
+  .strictObject({
+    id: z.string().check(described("The photo platform's id of the post.")),
+    caption: z.nullable(z.string()).check(described('Caption as written; null when there is none.')),
+    mediaType: z
+      .enum(['image', 'video', 'carousel'])
+      .check(
+        described('`image`, `video` (the image is its cover frame) or `carousel` (the image is its first picture).'),
+      ),
     imageUrl: webUrl("An image to show for the post, on the platform's CDN; these addresses expire after some days."),
     permalink: webUrl('The post on the photo platform.'),
-    timestamp: z.iso.datetime().meta({ description: 'When the post was published (UTC).' }),
+    timestamp: z.iso.datetime().check(described('When the post was published (UTC).')),
   })
-  .strict()
-  .meta({ id: 'PhotoItem' });
+  .check(z.meta({ id: 'PhotoItem' }));
 
 export const PhotoFeedSchema = z
-  .object({
-    configured: z.boolean().meta({ description: 'Whether the feed is set up; false means `items` is always empty.' }),
-    updatedAt: z.int().min(0).nullable().meta({
-      description: 'Unix time in milliseconds of the fetch that produced `items`; null when unconfigured.',
-    }),
-    items: z.array(PhotoItemSchema).meta({ description: 'Recent posts, newest first; may be empty.' }),
+  .strictObject({
+    configured: z.boolean().check(described('Whether the feed is set up; false means `items` is always empty.')),
+    updatedAt: z
+      .nullable(unixMs())
+      .check(described('Unix time in milliseconds of the fetch that produced `items`; null when unconfigured.')),
+    items: z.array(PhotoItemSchema).check(described('Recent posts, newest first; may be empty.')),
   })
-  .strict()
-  .meta({ id: 'PhotoFeed', description: 'Recent posts of the owner on the photo platform, cached for 5 minutes.' });
+  .check(
+    z.meta({ id: 'PhotoFeed', description: 'Recent posts of the owner on the photo platform, cached for 5 minutes.' }),
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Upstream payloads (the photo platform's Graph API)
@@ -37,13 +43,13 @@ export const PhotoFeedSchema = z
 
 /** One entry of `GET /me/media` with the fields we ask for; everything but the id may be missing. */
 export const GraphMediaSchema = z.object({
-  id: z.string().min(1),
-  caption: z.string().optional(),
-  media_type: z.string().optional(),
-  media_url: z.string().optional(),
-  thumbnail_url: z.string().optional(),
-  permalink: z.string().optional(),
-  timestamp: z.string().optional(),
+  id: nonEmpty(),
+  caption: z.optional(z.string()),
+  media_type: z.optional(z.string()),
+  media_url: z.optional(z.string()),
+  thumbnail_url: z.optional(z.string()),
+  permalink: z.optional(z.string()),
+  timestamp: z.optional(z.string()),
 });
 
 export const GraphMediaPageSchema = z.object({
@@ -52,18 +58,18 @@ export const GraphMediaPageSchema = z.object({
 
 /** `GET /refresh_access_token` answer. */
 export const GraphTokenSchema = z.object({
-  access_token: z.string().min(1),
-  token_type: z.string().optional(),
-  expires_in: z.number().int().positive(),
+  access_token: nonEmpty(),
+  token_type: z.optional(z.string()),
+  expires_in: z.number().check(z.int(), z.positive()),
 });
 
 /** Graph API error body, e.g. code 190 for an expired or invalid token. */
 export const GraphErrorSchema = z.object({
   error: z.object({
-    message: z.string().optional(),
-    type: z.string().optional(),
-    code: z.number().int().optional(),
-    error_subcode: z.number().int().optional(),
+    message: z.optional(z.string()),
+    type: z.optional(z.string()),
+    code: z.optional(z.number().check(z.int())),
+    error_subcode: z.optional(z.number().check(z.int())),
   }),
 });
 
@@ -73,7 +79,7 @@ export const GraphErrorSchema = z.object({
 
 /** The last good feed, the fallback when the platform fails. */
 export const StoredPhotoFeedSchema = z.object({
-  fetchedAt: z.int().min(0),
+  fetchedAt: unixMs(),
   items: z.array(PhotoItemSchema),
 });
 
@@ -82,10 +88,10 @@ export const StoredPhotoFeedSchema = z.object({
  * so that a newly configured token replaces a refreshed old one.
  */
 export const StoredPhotoTokenSchema = z.object({
-  accessToken: z.string().min(1),
-  lineage: z.string().min(1),
-  refreshedAt: z.int().min(0),
-  expiresAt: z.int().min(0),
+  accessToken: nonEmpty(),
+  lineage: nonEmpty(),
+  refreshedAt: unixMs(),
+  expiresAt: unixMs(),
 });
 
 export type PhotoItem = z.output<typeof PhotoItemSchema>;

@@ -1,13 +1,14 @@
-import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
+import * as z from 'zod/mini';
 
 /**
- * zod's mini API, for the schemas on a function's cold path (the owner's location update, the
- * configuration, the rate limiter): the same engine and the same schemas as the classic API, built
- * with functions instead of methods, so a bundle that needs no other schema leaves the classic API
- * (about 190 KiB, 20 ms of a cold start) out (docs/netlify.md). Unlike the classic API, the mini
- * one does not set English messages itself (https://zod.dev/packages/mini): set here, so that an
- * issue reads the same whichever API built the schema.
+ * zod, as every module here imports it (the linter refuses `zod` elsewhere): the mini API, whose
+ * schemas are built with functions (`z.optional(x)`, `x.check(z.minimum(0), z.meta({ … }))`)
+ * rather than methods. It is the same engine with the same checks, JSON Schema output and errors,
+ * but a bundle keeps only the functions it calls, where the classic API's methods all come along
+ * (about 190 KiB and 20 ms of each function's cold start; docs/netlify.md). Unlike the classic
+ * API, the mini one sets no messages of its own (https://zod.dev/packages/mini): English is set
+ * here, before any schema is used.
  */
 z.config(en());
 

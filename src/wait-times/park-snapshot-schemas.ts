@@ -1,16 +1,19 @@
-import * as z from 'zod';
+import * as z from '../platform/zod-mini.ts';
+
+const minutes = () => z.int().check(z.minimum(0));
+const unixMs = () => z.int().check(z.minimum(0));
 
 /** A ride as we keep it after normalising the upstream payload. */
 export const SnapshotRideSchema = z.object({
   id: z.int(),
   name: z.string(),
-  wait: z.int().min(0),
+  wait: minutes(),
   open: z.boolean(),
 });
 
 /** The last good upstream answer for one park (fallback when the upstream fails). */
 export const ParkSnapshotSchema = z.object({
-  fetchedAt: z.int().min(0),
+  fetchedAt: unixMs(),
   rides: z.array(SnapshotRideSchema),
 });
 
@@ -19,8 +22,8 @@ export const ParkSnapshotSchema = z.object({
  * the ride was closed. Trend and forecast compare against these.
  */
 export const HistorySampleSchema = z.object({
-  at: z.int().min(0),
-  waits: z.record(z.string(), z.int().min(0).nullable()),
+  at: unixMs(),
+  waits: z.record(z.string(), z.nullable(minutes())),
 });
 
 export type SnapshotRide = z.output<typeof SnapshotRideSchema>;

@@ -1,43 +1,49 @@
-import * as z from 'zod';
+import * as z from '../platform/zod-mini.ts';
 // From another schema, never from forecast/forecast.ts: it imports this file (no import cycle).
 import { MAX_WAIT_MINUTES } from './forecast/wait-profile-schemas.ts';
 
 // The error body is shared by every endpoint (src/platform/error-schemas.ts); re-exported for existing imports.
 export { ErrorSchema } from '../platform/error-schemas.ts';
 
-export const TrendSchema = z.enum(['up', 'down', 'flat']).meta({
-  id: 'Trend',
-  description:
-    'Change of the wait against a sample 20 to 45 minutes earlier: `up` when it rose by 5 minutes or more, `down` when it fell by 5 or more, otherwise `flat` (also when there is no earlier sample or the ride was closed then or is closed now).',
-});
+export const TrendSchema = z.enum(['up', 'down', 'flat']).check(
+  z.meta({
+    id: 'Trend',
+    description:
+      'Change of the wait against a sample 20 to 45 minutes earlier: `up` when it rose by 5 minutes or more, `down` when it fell by 5 or more, otherwise `flat` (also when there is no earlier sample or the ride was closed then or is closed now).',
+  }),
+);
 
 export const RideSchema = z
-  .object({
-    name: z.string().meta({ description: 'Ride name as the provider spells it.' }),
-    wait: z.int().min(0).meta({ description: 'Current posted wait in minutes (0 when closed or not posted).' }),
-    open: z.boolean().meta({ description: 'Whether the ride is operating now.' }),
+  .strictObject({
+    name: z.string().check(z.meta({ description: 'Ride name as the provider spells it.' })),
+    wait: z
+      .int()
+      .check(z.minimum(0), z.meta({ description: 'Current posted wait in minutes (0 when closed or not posted).' })),
+    open: z.boolean().check(z.meta({ description: 'Whether the ride is operating now.' })),
     trend: TrendSchema,
-    forecast: z.int().min(0).max(MAX_WAIT_MINUTES).multipleOf(5).nullable().meta({
-      description:
-        "Projected wait about 30 minutes after `updatedAt`, in minutes (a multiple of 5 from 0 to 480): the current wait adjusted by how this ride's wait has usually changed at this time of day, or the current wait itself until that is learned; null when the ride is closed.",
-    }),
+    forecast: z.nullable(z.int().check(z.minimum(0), z.maximum(MAX_WAIT_MINUTES), z.multipleOf(5))).check(
+      z.meta({
+        description:
+          "Projected wait about 30 minutes after `updatedAt`, in minutes (a multiple of 5 from 0 to 480): the current wait adjusted by how this ride's wait has usually changed at this time of day, or the current wait itself until that is learned; null when the ride is closed.",
+      }),
+    ),
   })
-  .strict()
-  .meta({ id: 'Ride' });
+  .check(z.meta({ id: 'Ride' }));
 
 export const WaitTimesSchema = z
-  .object({
+  .strictObject({
     updatedAt: z
       .int()
-      .min(0)
-      .meta({ description: 'Unix time in milliseconds of the upstream fetch that produced the data.' }),
+      .check(
+        z.minimum(0),
+        z.meta({ description: 'Unix time in milliseconds of the upstream fetch that produced the data.' }),
+      ),
     source: z
       .literal('queue-times.com')
-      .meta({ description: 'The upstream provider. Credit it: "Powered by Queue-Times.com".' }),
-    rides: z.array(RideSchema).meta({ description: 'Rides of the park, sorted by name.' }),
+      .check(z.meta({ description: 'The upstream provider. Credit it: "Powered by Queue-Times.com".' })),
+    rides: z.array(RideSchema).check(z.meta({ description: 'Rides of the park, sorted by name.' })),
   })
-  .strict()
-  .meta({ id: 'WaitTimes' });
+  .check(z.meta({ id: 'WaitTimes' }));
 
 export type Trend = z.output<typeof TrendSchema>;
 export type Ride = z.output<typeof RideSchema>;

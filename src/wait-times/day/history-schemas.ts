@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod-mini.ts';
 import { BUCKETS_PER_DAY } from '../forecast/wait-profile-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
 
@@ -12,15 +12,15 @@ export const MAX_DAY_SAMPLES = 300;
 /** Rides kept in a day record, as in the forecaster's profile. */
 export const MAX_DAY_RIDES = 100;
 
-const unixMs = z.int().min(0);
-const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-const postedWait = z.int().min(0);
+const unixMs = z.int().check(z.minimum(0));
+const localDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+const postedWait = z.int().check(z.minimum(0));
 
-/** What `postedWait.nullable()` takes, as one test. */
+/** What `z.nullable(postedWait)` takes, as one test. */
 const isPostedWaitOrNull = (value: unknown) => value === null || (Number.isSafeInteger(value) && Number(value) >= 0);
 
 /**
- * A ride's stored waits, each checked as `postedWait.nullable()` would check it, in one loop. A
+ * A ride's stored waits, each checked as `z.nullable(postedWait)` would check it, in one loop. A
  * late-day record of a 60-ride park holds about 10 000 waits; zod's check of each array element
  * took about 40 ms of a cold process to read one (one loop per ride: a few; docs/netlify.md).
  */
@@ -36,77 +36,104 @@ export const DayRecordSchema = z
   .object({
     version: z.literal(1),
     date: localDate,
-    times: z.array(unixMs).max(MAX_DAY_SAMPLES),
+    times: z.array(unixMs).check(z.maxLength(MAX_DAY_SAMPLES)),
     rides: z.record(z.string(), z.object({ name: z.string(), waits: storedWaits })),
   })
-  .refine((day) => Object.keys(day.rides).length <= MAX_DAY_RIDES, `at most ${MAX_DAY_RIDES} rides`)
-  .refine((day) => Object.values(day.rides).every((ride) => ride.waits.length === day.times.length), {
-    message: 'every ride has one wait per time',
-  });
+  .check(
+    z.refine((day) => Object.keys(day.rides).length <= MAX_DAY_RIDES, `at most ${MAX_DAY_RIDES} rides`),
+    z.refine((day) => Object.values(day.rides).every((ride) => ride.waits.length === day.times.length), {
+      message: 'every ride has one wait per time',
+    }),
+  );
 
-export const CrowdWordSchema = z.enum(['quieter', 'usual', 'busier']).meta({
-  id: 'CrowdWord',
-  description:
-    "`quieter` when today's waits are below 85 % of the usual at the same hours, `busier` above 115 %, otherwise `usual`.",
-});
+export const CrowdWordSchema = z.enum(['quieter', 'usual', 'busier']).check(
+  z.meta({
+    id: 'CrowdWord',
+    description:
+      "`quieter` when today's waits are below 85 % of the usual at the same hours, `busier` above 115 %, otherwise `usual`.",
+  }),
+);
 
 export const CrowdLevelSchema = z
-  .object({
-    level: CrowdWordSchema.nullable().meta({
-      description: 'Today against a usual day, in a word; null until there are enough comparisons.',
-    }),
-    ratio: z.number().min(0).nullable().meta({
-      description:
-        "Sum of today's posted waits divided by the sum of the usual waits for the same rides at the same half hours (1 = a usual day, 1.2 = waits 20 % longer), two decimals; null until there are enough comparisons.",
-    }),
-    comparisons: z.int().min(0).meta({
-      description: 'How many ride readings of today were compared with a learned usual wait (at least 20 for a level).',
-    }),
-    rides: z.int().min(0).meta({ description: 'How many different rides those readings cover.' }),
-    since: unixMs.nullable().meta({ description: 'Unix ms of the earliest reading compared; null without any.' }),
+  .strictObject({
+    level: z
+      .nullable(CrowdWordSchema)
+      .check(z.meta({ description: 'Today against a usual day, in a word; null until there are enough comparisons.' })),
+    ratio: z.nullable(z.number().check(z.minimum(0))).check(
+      z.meta({
+        description:
+          "Sum of today's posted waits divided by the sum of the usual waits for the same rides at the same half hours (1 = a usual day, 1.2 = waits 20 % longer), two decimals; null until there are enough comparisons.",
+      }),
+    ),
+    comparisons: z.int().check(
+      z.minimum(0),
+      z.meta({
+        description:
+          'How many ride readings of today were compared with a learned usual wait (at least 20 for a level).',
+      }),
+    ),
+    rides: z.int().check(z.minimum(0), z.meta({ description: 'How many different rides those readings cover.' })),
+    since: z
+      .nullable(unixMs)
+      .check(z.meta({ description: 'Unix ms of the earliest reading compared; null without any.' })),
   })
-  .strict()
-  .meta({
-    id: 'CrowdLevel',
-    description:
-      "How busy the park is today: every posted wait sampled today against the same ride's usual wait in the same half hour of the day.",
-  });
+  .check(
+    z.meta({
+      id: 'CrowdLevel',
+      description:
+        "How busy the park is today: every posted wait sampled today against the same ride's usual wait in the same half hour of the day.",
+    }),
+  );
 
 export const RideDaySchema = z
-  .object({
-    name: z.string().meta({ description: 'Ride name as the provider spells it (as in GET /api/wait-times).' }),
-    waits: z.array(postedWait.nullable()).meta({
-      description: 'Posted wait in minutes at each of `times` (same length and order); null while the ride was closed.',
-    }),
-    usual: z.array(postedWait.nullable()).length(BUCKETS_PER_DAY).meta({
-      description:
-        "The ride's usual wait in minutes for each half hour of the park's local day: index 0 is 00:00–00:29, 1 is 00:30–00:59, … 47 is 23:30–23:59 (wall clock, `timeZone`). Learned from the service's own samples over past days; null where not learned yet.",
-    }),
+  .strictObject({
+    name: z.string().check(z.meta({ description: 'Ride name as the provider spells it (as in GET /api/wait-times).' })),
+    waits: z.array(z.nullable(postedWait)).check(
+      z.meta({
+        description:
+          'Posted wait in minutes at each of `times` (same length and order); null while the ride was closed.',
+      }),
+    ),
+    usual: z.array(z.nullable(postedWait)).check(
+      z.length(BUCKETS_PER_DAY),
+      z.meta({
+        description:
+          "The ride's usual wait in minutes for each half hour of the park's local day: index 0 is 00:00–00:29, 1 is 00:30–00:59, … 47 is 23:30–23:59 (wall clock, `timeZone`). Learned from the service's own samples over past days; null where not learned yet.",
+      }),
+    ),
   })
-  .strict()
-  .meta({ id: 'RideDay' });
+  .check(z.meta({ id: 'RideDay' }));
 
 export const WaitHistorySchema = z
-  .object({
-    park: z.enum(PARK_SLUGS).meta({ description: 'The park slug asked for.' }),
-    date: localDate.meta({ description: "The park's current local date (YYYY-MM-DD) in `timeZone`." }),
-    timeZone: z.string().meta({ description: "The park's IANA time zone; the day and the half hours follow it." }),
-    dayStartsAt: unixMs.meta({ description: 'Unix ms of local midnight at the start of `date`.' }),
-    dayEndsAt: unixMs.meta({ description: 'Unix ms of the next local midnight (23 or 25 hours later on DST days).' }),
-    updatedAt: unixMs.nullable().meta({
-      description: 'Unix ms of the newest sample (the last entry of `times`); null before the first one of the day.',
-    }),
+  .strictObject({
+    park: z.enum(PARK_SLUGS).check(z.meta({ description: 'The park slug asked for.' })),
+    date: localDate.check(z.meta({ description: "The park's current local date (YYYY-MM-DD) in `timeZone`." })),
+    timeZone: z
+      .string()
+      .check(z.meta({ description: "The park's IANA time zone; the day and the half hours follow it." })),
+    dayStartsAt: unixMs.check(z.meta({ description: 'Unix ms of local midnight at the start of `date`.' })),
+    dayEndsAt: unixMs.check(
+      z.meta({ description: 'Unix ms of the next local midnight (23 or 25 hours later on DST days).' }),
+    ),
+    updatedAt: z.nullable(unixMs).check(
+      z.meta({
+        description: 'Unix ms of the newest sample (the last entry of `times`); null before the first one of the day.',
+      }),
+    ),
     source: z
       .literal('queue-times.com')
-      .meta({ description: 'The upstream provider. Credit it: "Powered by Queue-Times.com".' }),
-    times: z.array(unixMs).max(MAX_DAY_SAMPLES).meta({
-      description: 'Unix ms of every sample taken so far today, ascending: about one per 5 minutes while anyone asks.',
-    }),
+      .check(z.meta({ description: 'The upstream provider. Credit it: "Powered by Queue-Times.com".' })),
+    times: z.array(unixMs).check(
+      z.maxLength(MAX_DAY_SAMPLES),
+      z.meta({
+        description:
+          'Unix ms of every sample taken so far today, ascending: about one per 5 minutes while anyone asks.',
+      }),
+    ),
     crowd: CrowdLevelSchema,
-    rides: z.array(RideDaySchema).meta({ description: 'Rides seen today, sorted by name.' }),
+    rides: z.array(RideDaySchema).check(z.meta({ description: 'Rides seen today, sorted by name.' })),
   })
-  .strict()
-  .meta({ id: 'WaitHistory' });
+  .check(z.meta({ id: 'WaitHistory' }));
 
 export type DayRecord = z.output<typeof DayRecordSchema>;
 export type CrowdLevel = z.output<typeof CrowdLevelSchema>;

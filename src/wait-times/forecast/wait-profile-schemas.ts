@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod-mini.ts';
 
 /**
  * No posted queue is longer than this (the longest in the backtest data is 390 minutes): waits
@@ -25,7 +25,7 @@ const BUCKET_MEMBERS = [
 ] as const;
 
 const memberSchema = ({ min, max, int }: (typeof BUCKET_MEMBERS)[number]) =>
-  (int ? z.int() : z.number()).min(min).max(max);
+  (int ? z.int() : z.number()).check(z.minimum(min), z.maximum(max));
 
 /**
  * What one ride's waits do in one half-hour of the park's day, as a compact tuple:
@@ -74,7 +74,7 @@ const BucketsSchema = z.custom<Record<string, ProfileBucket>>(
 
 export const RideProfileSchema = z.object({
   /** Unix ms of the newest sample this ride learned from; rides unseen for long are dropped. */
-  seen: z.int().min(0),
+  seen: z.int().check(z.minimum(0)),
   buckets: BucketsSchema,
 });
 
@@ -85,10 +85,10 @@ export const RideProfileSchema = z.object({
  */
 export const WaitProfileSchema = z.object({
   version: z.literal(1),
-  learnedThrough: z.int().min(0),
+  learnedThrough: z.int().check(z.minimum(0)),
   rides: z
     .record(z.string(), RideProfileSchema)
-    .refine((rides) => Object.keys(rides).length <= MAX_PROFILE_RIDES, `at most ${MAX_PROFILE_RIDES} rides`),
+    .check(z.refine((rides) => Object.keys(rides).length <= MAX_PROFILE_RIDES, `at most ${MAX_PROFILE_RIDES} rides`)),
 });
 
 export type RideProfile = z.output<typeof RideProfileSchema>;

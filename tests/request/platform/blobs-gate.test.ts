@@ -1,6 +1,5 @@
 import { getStore } from '@netlify/blobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import {
   createRecord,
   listEntries,
@@ -8,6 +7,7 @@ import {
   replaceRecordIfUnchanged,
   writeRecord,
 } from '../../../src/platform/store.ts';
+import * as z from '../../../src/platform/zod-mini.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 // The local Blobs store as tests and the local runtime get it: Netlify's BlobsServer behind the

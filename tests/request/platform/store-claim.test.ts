@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { listEntries, readRecord, replaceRecordIfUnchanged, writeRecord } from '../../../src/platform/store.ts';
+import * as z from '../../../src/platform/zod-mini.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 const Schema = z.object({ n: z.int() });

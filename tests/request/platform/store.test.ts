@@ -3,7 +3,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getStore } from '@netlify/blobs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import {
   BLOBS_DEADLINE_MS,
   BlobsUnavailableError,
@@ -11,6 +10,7 @@ import {
   readRecord,
   writeRecord,
 } from '../../../src/platform/store.ts';
+import * as z from '../../../src/platform/zod-mini.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 const Record = z.object({ n: z.int() });

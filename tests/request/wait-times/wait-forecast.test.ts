@@ -1,9 +1,9 @@
 import type { APIContext } from 'astro';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod';
 import { type FakeQueueTimes, recordedPayload, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import * as waitTimesRoute from '../../../src/pages/api/wait-times.ts';
 import { readRecord, writeRecord } from '../../../src/platform/store.ts';
+import * as z from '../../../src/platform/zod-mini.ts';
 import { readDay } from '../../../src/wait-times/day/day-store.ts';
 import { localDateOf } from '../../../src/wait-times/day/park-day.ts';
 import { toStep } from '../../../src/wait-times/forecast/forecast.ts';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts';
 import { NetworkStatusSchema, PublishStatusSchema } from '../../../src/jobs/jobs-schemas.ts';
 import { PhotoFeedSchema } from '../../../src/photo-feed/photo-feed-schemas.ts';
+import * as z from '../../../src/platform/zod-mini.ts';
 
 type Operation = {
   responses: Record<string, { content?: Record<string, { schema: { $ref: string }; example?: unknown }> }>;
@@ -19,7 +20,7 @@ describe('the OpenAPI description of the job status and photo feed endpoints', (
     ['/api/photo-feed', PhotoFeedSchema],
   ])('describes %s with an example its schema accepts', (path, schema) => {
     const ok = document.paths[path]?.get.responses['200']?.content?.['application/json'];
-    expect(ok?.schema.$ref).toBe(`#/components/schemas/${schema.meta()?.id}`);
+    expect(ok?.schema.$ref).toBe(`#/components/schemas/${z.globalRegistry.get(schema)?.id}`);
     expect(schema.parse(ok?.example)).toEqual(ok?.example);
   });
 
