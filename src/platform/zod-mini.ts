@@ -1,5 +1,5 @@
-import en from 'zod/v4/locales/en.js';
 import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 
 /**
  * zod, as every module here imports it (the linter refuses `zod` elsewhere): the mini API, whose
