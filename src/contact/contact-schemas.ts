@@ -27,7 +27,7 @@ export const ContactNameSchema = text(1, 100).check(
   z.refine((value) => !LINE_BREAK_OR_CONTROL.test(value), {
     message: 'must be a single line without control characters',
   }),
-  z.meta({ description: 'Who is writing: 1 to 100 characters, one line.' }),
+  z.describe('Who is writing: 1 to 100 characters, one line.'),
 );
 
 export const ContactEmailSchema = z
@@ -37,7 +37,7 @@ export const ContactEmailSchema = z
       .email({ message: 'must be a valid e-mail address' })
       .check(z.maxLength(254, { message: 'must be at most 254 characters' })),
   )
-  .check(z.meta({ description: 'Where the owner can reply: a valid address of at most 254 characters.' }));
+  .check(z.describe('Where the owner can reply: a valid address of at most 254 characters.'));
 
 export const ContactMessageSchema = z
   .pipe(
@@ -50,7 +50,7 @@ export const ContactMessageSchema = z
       z.refine((value) => !CONTROL_EXCEPT_TAB_AND_NEWLINE.test(value), 'must not contain control characters'),
     ),
   )
-  .check(z.meta({ description: 'The message: 1 to 5000 characters, plain text, line breaks allowed.' }));
+  .check(z.describe('The message: 1 to 5000 characters, plain text, line breaks allowed.'));
 
 /**
  * POST /api/contact, as JSON or as an HTML form (`application/x-www-form-urlencoded`). Unknown
@@ -62,12 +62,13 @@ export const ContactRequestSchema = z
       name: ContactNameSchema,
       email: ContactEmailSchema,
       message: ContactMessageSchema,
-      website: z.optional(textField()).check(
-        z.meta({
-          description:
+      website: z
+        .optional(textField())
+        .check(
+          z.describe(
             'Honeypot: a field hidden from people, so it stays empty. When it is filled the answer is the same as for a sent message, and nothing is sent.',
-        }),
-      ),
+          ),
+        ),
     },
     { error: 'must be an object with name, email and message' },
   )
@@ -81,12 +82,13 @@ export const ContactRequestSchema = z
 
 export const ContactAcceptedSchema = z
   .strictObject({
-    status: z.enum(['sent', 'queued']).check(
-      z.meta({
-        description:
+    status: z
+      .enum(['sent', 'queued'])
+      .check(
+        z.describe(
           '`sent`: the mail server accepted the message. `queued`: the mail server is failing; the message is stored and delivered as soon as it accepts it.',
-      }),
-    ),
+        ),
+      ),
   })
   .check(z.meta({ id: 'ContactAccepted' }));
 
@@ -95,7 +97,7 @@ export const ContactUnavailableSchema = z
     error: z.literal('contact unavailable'),
     mailto: z
       .optional(z.string().check(z.startsWith('mailto:')))
-      .check(z.meta({ description: 'A `mailto:` link to write to instead; absent when the site offers no address.' })),
+      .check(z.describe('A `mailto:` link to write to instead; absent when the site offers no address.')),
   })
   .check(z.meta({ id: 'ContactUnavailable' }));
 

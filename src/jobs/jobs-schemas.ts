@@ -3,8 +3,7 @@ import * as z from '../platform/zod-mini.ts';
 /** The scheduled jobs that record their runs. */
 export const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh']);
 
-const isoTime = (description: string) => z.iso.datetime({ offset: true }).check(z.meta({ description }));
-const described = (description: string) => z.meta({ description });
+const isoTime = (description: string) => z.iso.datetime({ offset: true }).check(z.describe(description));
 const count = () => z.int().check(z.minimum(0));
 const unixMs = count;
 const httpStatus = () => z.int().check(z.minimum(100), z.maximum(599));
@@ -28,25 +27,25 @@ export const JobRunSchema = z
     finishedAt: z.nullable(
       isoTime('When the run ended; null when it never recorded an end (stopped by the platform).'),
     ),
-    outcome: outcome().check(described('Whether the run did its job.')),
-    message: z.string().check(described('What the run did or why it failed, in a sentence.')),
+    outcome: outcome().check(z.describe('Whether the run did its job.')),
+    message: z.string().check(z.describe('What the run did or why it failed, in a sentence.')),
   })
   .check(z.meta({ id: 'JobRun', description: 'The newest finished (or abandoned) run of a job.' }));
 
 export const PublishHookSchema = z
   .strictObject({
-    configured: z.boolean().check(described('Whether a build hook URL is set.')),
+    configured: z.boolean().check(z.describe('Whether a build hook URL is set.')),
     state: z
       .enum(['ok', 'failing', 'unconfigured', 'unknown'])
       .check(
-        described(
+        z.describe(
           '`unconfigured`: no hook URL is set. `unknown`: a hook is set but no finished run has called it yet (or it was changed since). `ok`: the last call was answered with a 2xx status. `failing`: the last call was answered otherwise, or not at all.',
         ),
       ),
     lastCalledAt: z.nullable(isoTime('When the current hook was last called.')),
     lastStatus: z
       .nullable(httpStatus())
-      .check(described('HTTP status of the last call; null when it was not called or did not answer.')),
+      .check(z.describe('HTTP status of the last call; null when it was not called or did not answer.')),
   })
   .check(z.meta({ id: 'PublishHook' }));
 
@@ -67,28 +66,28 @@ export const PublishStatusSchema = z
 
 export const NetworkTokenSchema = z
   .strictObject({
-    configured: z.boolean().check(described('Whether an access token is set.')),
+    configured: z.boolean().check(z.describe('Whether an access token is set.')),
     expiresAt: z.nullable(isoTime('When the token expires; null when no token or no expiry is set.')),
     fresh: z
       .boolean()
       .check(
-        described(
+        z.describe(
           'False when no token is set, or it expires within 7 days (or has expired). True without a known expiry.',
         ),
       ),
     daysLeft: z
       .nullable(count())
-      .check(described('Whole days until expiry, rounded down, 0 once expired; null when unknown.')),
+      .check(z.describe('Whole days until expiry, rounded down, 0 once expired; null when unknown.')),
   })
   .check(z.meta({ id: 'NetworkToken' }));
 
 export const NetworkShareSchema = z
   .strictObject({
     at: isoTime('When the share was attempted.'),
-    url: z.string().check(described('Address of the post that was shared.')),
-    title: z.string().check(described('Title of the post that was shared.')),
+    url: z.string().check(z.describe('Address of the post that was shared.')),
+    title: z.string().check(z.describe('Title of the post that was shared.')),
     outcome: outcome(),
-    message: z.string().check(described('What happened, in a sentence.')),
+    message: z.string().check(z.describe('What happened, in a sentence.')),
   })
   .check(z.meta({ id: 'NetworkShare', description: 'The newest attempt to share a post.' }));
 

@@ -46,14 +46,12 @@ export const PlainLocationUpdateSchema = z
   .looseObject({
     lat: z
       .optional(lenientDegrees(90))
-      .check(z.meta({ description: 'Latitude in degrees (a number; numeric text is accepted too).' })),
-    lon: z.optional(lenientDegrees(180)).check(z.meta({ description: 'Longitude in degrees.' })),
+      .check(z.describe('Latitude in degrees (a number; numeric text is accepted too).')),
+    lon: z.optional(lenientDegrees(180)).check(z.describe('Longitude in degrees.')),
     latitude: z
       .optional(lenientDegrees(90))
-      .check(z.meta({ description: 'Same as `lat` (for iOS Shortcuts dictionaries); `lat` wins when both are sent.' })),
-    longitude: z
-      .optional(lenientDegrees(180))
-      .check(z.meta({ description: 'Same as `lon`; `lon` wins when both are sent.' })),
+      .check(z.describe('Same as `lat` (for iOS Shortcuts dictionaries); `lat` wins when both are sent.')),
+    longitude: z.optional(lenientDegrees(180)).check(z.describe('Same as `lon`; `lon` wins when both are sent.')),
     label: z
       .optional(
         z.string().check(
@@ -63,25 +61,23 @@ export const PlainLocationUpdateSchema = z
           z.refine((text) => !/\p{Cc}/u.test(text), 'must not contain control characters'),
         ),
       )
-      .check(z.meta({ description: 'Place name to publish with the pin, e.g. a city. Published as sent.' })),
-    timestamp: z.optional(z.union([isoDateTime, z.int().check(z.minimum(EARLIEST_FIX_MS))])).check(
-      z.meta({
-        description:
+      .check(z.describe('Place name to publish with the pin, e.g. a city. Published as sent.')),
+    timestamp: z
+      .optional(z.union([isoDateTime, z.int().check(z.minimum(EARLIEST_FIX_MS))]))
+      .check(
+        z.describe(
           'When the position was taken: ISO 8601 with a time zone, or Unix milliseconds. Default: when the request arrives.',
-      }),
-    ),
-    active: z.optional(z.boolean()).check(
-      z.meta({
-        description:
+        ),
+      ),
+    active: z
+      .optional(z.boolean())
+      .check(
+        z.describe(
           '`false` ends travel mode: GET answers the stale marker until an update with `true` starts it again. `true` starts it.',
-      }),
-    ),
-    _type: z
-      .optional(z.never())
-      .check(z.meta({ description: 'Not allowed: a body with `_type` is an OwnTracks message.' })),
-    locations: z
-      .optional(z.never())
-      .check(z.meta({ description: 'Not allowed: a body with `locations` is an Overland batch.' })),
+        ),
+      ),
+    _type: z.optional(z.never()).check(z.describe('Not allowed: a body with `_type` is an OwnTracks message.')),
+    locations: z.optional(z.never()).check(z.describe('Not allowed: a body with `locations` is an Overland batch.')),
   })
   .check(
     z.superRefine((body, context) => {
@@ -103,11 +99,9 @@ export const PlainLocationUpdateSchema = z
 export const OwnTracksLocationSchema = z
   .looseObject({
     _type: z.literal('location'),
-    lat: latitude.check(z.meta({ description: 'Latitude in degrees.' })),
-    lon: longitude.check(z.meta({ description: 'Longitude in degrees.' })),
-    tst: z
-      .int()
-      .check(z.minimum(EARLIEST_FIX_MS / 1000), z.meta({ description: 'When the position was taken, Unix seconds.' })),
+    lat: latitude.check(z.describe('Latitude in degrees.')),
+    lon: longitude.check(z.describe('Longitude in degrees.')),
+    tst: z.int().check(z.minimum(EARLIEST_FIX_MS / 1000), z.describe('When the position was taken, Unix seconds.')),
   })
   .check(
     z.meta({
@@ -139,7 +133,7 @@ const PointGeometrySchema = z.looseObject({
   type: z.literal('Point'),
   coordinates: z
     .tuple([longitude, latitude], z.number())
-    .check(z.meta({ description: 'GeoJSON order: longitude, latitude (then optionally altitude).' })),
+    .check(z.describe('GeoJSON order: longitude, latitude (then optionally altitude).')),
 });
 
 export const OverlandFeatureSchema = z
@@ -150,9 +144,7 @@ export const OverlandFeatureSchema = z
       z.looseObject({
         timestamp: z
           .optional(isoDateTime)
-          .check(
-            z.meta({ description: 'When the position was taken, ISO 8601 (`2015-10-01T08:00:00-0700` is fine).' }),
-          ),
+          .check(z.describe('When the position was taken, ISO 8601 (`2015-10-01T08:00:00-0700` is fine).')),
       }),
     ),
   })
@@ -175,9 +167,7 @@ export const OverlandBatchSchema = z
     // The app adds `current` (its newest point, not in the batch) when its queue is long. It is a
     // bonus: a malformed one is ignored rather than failing the batch, which the app would resend forever.
     current: z.catch(z.optional(OverlandFeatureSchema), undefined),
-    _type: z
-      .optional(z.never())
-      .check(z.meta({ description: 'Not allowed: a body with `_type` is an OwnTracks message.' })),
+    _type: z.optional(z.never()).check(z.describe('Not allowed: a body with `_type` is an OwnTracks message.')),
   })
   .check(
     z.meta({
@@ -216,17 +206,15 @@ export const StoredTravelSwitchSchema = z.strictObject({
   at: z.int().check(z.minimum(EARLIEST_FIX_MS)),
 });
 
-const updatedAt = z.iso.datetime().check(z.meta({ description: 'When the position was taken (ISO 8601, UTC).' }));
+const updatedAt = z.iso.datetime().check(z.describe('When the position was taken (ISO 8601, UTC).'));
 
 export const LiveLocationSchema = z
   .strictObject({
     status: z.literal('live'),
-    lat: latitude.check(z.meta({ description: 'Latitude rounded to 2 decimal places (about 1 km).' })),
-    lon: longitude.check(z.meta({ description: 'Longitude rounded to 2 decimal places.' })),
+    lat: latitude.check(z.describe('Latitude rounded to 2 decimal places (about 1 km).')),
+    lon: longitude.check(z.describe('Longitude rounded to 2 decimal places.')),
     updatedAt,
-    label: z
-      .optional(z.string())
-      .check(z.meta({ description: 'Place name the owner sent with the position, if any.' })),
+    label: z.optional(z.string()).check(z.describe('Place name the owner sent with the position, if any.')),
   })
   .check(z.meta({ id: 'LiveLocation', description: 'The owner is travelling and roughly here.' }));
 
@@ -235,9 +223,7 @@ export const StaleLocationSchema = z
     status: z.literal('stale'),
     updatedAt: z
       .nullable(updatedAt)
-      .check(
-        z.meta({ description: 'When the last published position was taken; null when there has never been one.' }),
-      ),
+      .check(z.describe('When the last published position was taken; null when there has never been one.')),
   })
   .check(
     z.meta({

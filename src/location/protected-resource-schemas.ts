@@ -7,10 +7,10 @@ import * as z from '../platform/zod-mini.ts';
  */
 export const ProtectedResourceMetadataSchema = z
   .strictObject({
-    resource: z.url().check(z.meta({ description: 'The resource identifier: the site origin (`SITE_URL`).' })),
+    resource: z.url().check(z.describe('The resource identifier: the site origin (`SITE_URL`).')),
     bearer_methods_supported: z
       .array(z.enum(['header', 'body', 'query']))
-      .check(z.meta({ description: 'The token is accepted in the `Authorization` header only.' })),
+      .check(z.describe('The token is accepted in the `Authorization` header only.')),
     resource_name: z.string(),
     resource_documentation: z.url(),
   })

@@ -1,6 +1,5 @@
 import * as z from '../platform/zod-mini.ts';
 
-const described = (description: string) => z.meta({ description });
 const unixMs = () => z.int().check(z.minimum(0));
 const nonEmpty = () => z.string().check(z.minLength(1));
 
@@ -8,30 +7,30 @@ const nonEmpty = () => z.string().check(z.minLength(1));
 // Public body (GET /api/photo-feed)
 // ---------------------------------------------------------------------------------------------
 
-const webUrl = (description: string) => z.url({ protocol: /^https?$/ }).check(described(description));
+const webUrl = (description: string) => z.url({ protocol: /^https?$/ }).check(z.describe(description));
 
 export const PhotoItemSchema = z
   .strictObject({
-    id: z.string().check(described("The photo platform's id of the post.")),
-    caption: z.nullable(z.string()).check(described('Caption as written; null when there is none.')),
+    id: z.string().check(z.describe("The photo platform's id of the post.")),
+    caption: z.nullable(z.string()).check(z.describe('Caption as written; null when there is none.')),
     mediaType: z
       .enum(['image', 'video', 'carousel'])
       .check(
-        described('`image`, `video` (the image is its cover frame) or `carousel` (the image is its first picture).'),
+        z.describe('`image`, `video` (the image is its cover frame) or `carousel` (the image is its first picture).'),
       ),
     imageUrl: webUrl("An image to show for the post, on the platform's CDN; these addresses expire after some days."),
     permalink: webUrl('The post on the photo platform.'),
-    timestamp: z.iso.datetime().check(described('When the post was published (UTC).')),
+    timestamp: z.iso.datetime().check(z.describe('When the post was published (UTC).')),
   })
   .check(z.meta({ id: 'PhotoItem' }));
 
 export const PhotoFeedSchema = z
   .strictObject({
-    configured: z.boolean().check(described('Whether the feed is set up; false means `items` is always empty.')),
+    configured: z.boolean().check(z.describe('Whether the feed is set up; false means `items` is always empty.')),
     updatedAt: z
       .nullable(unixMs())
-      .check(described('Unix time in milliseconds of the fetch that produced `items`; null when unconfigured.')),
-    items: z.array(PhotoItemSchema).check(described('Recent posts, newest first; may be empty.')),
+      .check(z.describe('Unix time in milliseconds of the fetch that produced `items`; null when unconfigured.')),
+    items: z.array(PhotoItemSchema).check(z.describe('Recent posts, newest first; may be empty.')),
   })
   .check(
     z.meta({ id: 'PhotoFeed', description: 'Recent posts of the owner on the photo platform, cached for 5 minutes.' }),

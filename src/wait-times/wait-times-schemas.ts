@@ -15,18 +15,17 @@ export const TrendSchema = z.enum(['up', 'down', 'flat']).check(
 
 export const RideSchema = z
   .strictObject({
-    name: z.string().check(z.meta({ description: 'Ride name as the provider spells it.' })),
-    wait: z
-      .int()
-      .check(z.minimum(0), z.meta({ description: 'Current posted wait in minutes (0 when closed or not posted).' })),
-    open: z.boolean().check(z.meta({ description: 'Whether the ride is operating now.' })),
+    name: z.string().check(z.describe('Ride name as the provider spells it.')),
+    wait: z.int().check(z.minimum(0), z.describe('Current posted wait in minutes (0 when closed or not posted).')),
+    open: z.boolean().check(z.describe('Whether the ride is operating now.')),
     trend: TrendSchema,
-    forecast: z.nullable(z.int().check(z.minimum(0), z.maximum(MAX_WAIT_MINUTES), z.multipleOf(5))).check(
-      z.meta({
-        description:
+    forecast: z
+      .nullable(z.int().check(z.minimum(0), z.maximum(MAX_WAIT_MINUTES), z.multipleOf(5)))
+      .check(
+        z.describe(
           "Projected wait about 30 minutes after `updatedAt`, in minutes (a multiple of 5 from 0 to 480): the current wait adjusted by how this ride's wait has usually changed at this time of day, or the current wait itself until that is learned; null when the ride is closed.",
-      }),
-    ),
+        ),
+      ),
   })
   .check(z.meta({ id: 'Ride' }));
 
@@ -34,14 +33,11 @@ export const WaitTimesSchema = z
   .strictObject({
     updatedAt: z
       .int()
-      .check(
-        z.minimum(0),
-        z.meta({ description: 'Unix time in milliseconds of the upstream fetch that produced the data.' }),
-      ),
+      .check(z.minimum(0), z.describe('Unix time in milliseconds of the upstream fetch that produced the data.')),
     source: z
       .literal('queue-times.com')
-      .check(z.meta({ description: 'The upstream provider. Credit it: "Powered by Queue-Times.com".' })),
-    rides: z.array(RideSchema).check(z.meta({ description: 'Rides of the park, sorted by name.' })),
+      .check(z.describe('The upstream provider. Credit it: "Powered by Queue-Times.com".')),
+    rides: z.array(RideSchema).check(z.describe('Rides of the park, sorted by name.')),
   })
   .check(z.meta({ id: 'WaitTimes' }));
 

@@ -58,24 +58,24 @@ export const CrowdLevelSchema = z
   .strictObject({
     level: z
       .nullable(CrowdWordSchema)
-      .check(z.meta({ description: 'Today against a usual day, in a word; null until there are enough comparisons.' })),
-    ratio: z.nullable(z.number().check(z.minimum(0))).check(
-      z.meta({
-        description:
+      .check(z.describe('Today against a usual day, in a word; null until there are enough comparisons.')),
+    ratio: z
+      .nullable(z.number().check(z.minimum(0)))
+      .check(
+        z.describe(
           "Sum of today's posted waits divided by the sum of the usual waits for the same rides at the same half hours (1 = a usual day, 1.2 = waits 20 % longer), two decimals; null until there are enough comparisons.",
-      }),
-    ),
-    comparisons: z.int().check(
-      z.minimum(0),
-      z.meta({
-        description:
+        ),
+      ),
+    comparisons: z
+      .int()
+      .check(
+        z.minimum(0),
+        z.describe(
           'How many ride readings of today were compared with a learned usual wait (at least 20 for a level).',
-      }),
-    ),
-    rides: z.int().check(z.minimum(0), z.meta({ description: 'How many different rides those readings cover.' })),
-    since: z
-      .nullable(unixMs)
-      .check(z.meta({ description: 'Unix ms of the earliest reading compared; null without any.' })),
+        ),
+      ),
+    rides: z.int().check(z.minimum(0), z.describe('How many different rides those readings cover.')),
+    since: z.nullable(unixMs).check(z.describe('Unix ms of the earliest reading compared; null without any.')),
   })
   .check(
     z.meta({
@@ -87,51 +87,48 @@ export const CrowdLevelSchema = z
 
 export const RideDaySchema = z
   .strictObject({
-    name: z.string().check(z.meta({ description: 'Ride name as the provider spells it (as in GET /api/wait-times).' })),
-    waits: z.array(z.nullable(postedWait)).check(
-      z.meta({
-        description:
+    name: z.string().check(z.describe('Ride name as the provider spells it (as in GET /api/wait-times).')),
+    waits: z
+      .array(z.nullable(postedWait))
+      .check(
+        z.describe(
           'Posted wait in minutes at each of `times` (same length and order); null while the ride was closed.',
-      }),
-    ),
-    usual: z.array(z.nullable(postedWait)).check(
-      z.length(BUCKETS_PER_DAY),
-      z.meta({
-        description:
+        ),
+      ),
+    usual: z
+      .array(z.nullable(postedWait))
+      .check(
+        z.length(BUCKETS_PER_DAY),
+        z.describe(
           "The ride's usual wait in minutes for each half hour of the park's local day: index 0 is 00:00–00:29, 1 is 00:30–00:59, … 47 is 23:30–23:59 (wall clock, `timeZone`). Learned from the service's own samples over past days; null where not learned yet.",
-      }),
-    ),
+        ),
+      ),
   })
   .check(z.meta({ id: 'RideDay' }));
 
 export const WaitHistorySchema = z
   .strictObject({
-    park: z.enum(PARK_SLUGS).check(z.meta({ description: 'The park slug asked for.' })),
-    date: localDate.check(z.meta({ description: "The park's current local date (YYYY-MM-DD) in `timeZone`." })),
-    timeZone: z
-      .string()
-      .check(z.meta({ description: "The park's IANA time zone; the day and the half hours follow it." })),
-    dayStartsAt: unixMs.check(z.meta({ description: 'Unix ms of local midnight at the start of `date`.' })),
-    dayEndsAt: unixMs.check(
-      z.meta({ description: 'Unix ms of the next local midnight (23 or 25 hours later on DST days).' }),
-    ),
-    updatedAt: z.nullable(unixMs).check(
-      z.meta({
-        description: 'Unix ms of the newest sample (the last entry of `times`); null before the first one of the day.',
-      }),
-    ),
+    park: z.enum(PARK_SLUGS).check(z.describe('The park slug asked for.')),
+    date: localDate.check(z.describe("The park's current local date (YYYY-MM-DD) in `timeZone`.")),
+    timeZone: z.string().check(z.describe("The park's IANA time zone; the day and the half hours follow it.")),
+    dayStartsAt: unixMs.check(z.describe('Unix ms of local midnight at the start of `date`.')),
+    dayEndsAt: unixMs.check(z.describe('Unix ms of the next local midnight (23 or 25 hours later on DST days).')),
+    updatedAt: z
+      .nullable(unixMs)
+      .check(
+        z.describe('Unix ms of the newest sample (the last entry of `times`); null before the first one of the day.'),
+      ),
     source: z
       .literal('queue-times.com')
-      .check(z.meta({ description: 'The upstream provider. Credit it: "Powered by Queue-Times.com".' })),
-    times: z.array(unixMs).check(
-      z.maxLength(MAX_DAY_SAMPLES),
-      z.meta({
-        description:
-          'Unix ms of every sample taken so far today, ascending: about one per 5 minutes while anyone asks.',
-      }),
-    ),
+      .check(z.describe('The upstream provider. Credit it: "Powered by Queue-Times.com".')),
+    times: z
+      .array(unixMs)
+      .check(
+        z.maxLength(MAX_DAY_SAMPLES),
+        z.describe('Unix ms of every sample taken so far today, ascending: about one per 5 minutes while anyone asks.'),
+      ),
     crowd: CrowdLevelSchema,
-    rides: z.array(RideDaySchema).check(z.meta({ description: 'Rides seen today, sorted by name.' })),
+    rides: z.array(RideDaySchema).check(z.describe('Rides seen today, sorted by name.')),
   })
   .check(z.meta({ id: 'WaitHistory' }));
 
