@@ -1,6 +1,6 @@
 import type { CacheProvider, CacheProviderFactory } from 'astro';
 import memoryCacheProvider from 'astro/cache/memory';
-import { answerConditional } from '../conditional-request.ts';
+import { answerConditional } from './conditional-request.ts';
 import { type MirroredEntry, mirrorKey, publishRouteCacheMirror } from './route-cache-mirror.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerConditional } from '../../../src/platform/conditional-request.ts';
+import { answerConditional } from '../../../../src/platform/cache/conditional-request.ts';
 
 const ETAG = '"abc"';
 const ok = (headers: Record<string, string> = { ETag: ETAG }) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import provider from '../../../src/platform/cache/mirrored-memory-cache.ts';
+import provider from '../../../../src/platform/cache/mirrored-memory-cache.ts';
 
 /** A request that counts how often its headers are read (Astro warns when a prerendered page's are). */
 class WatchedRequest extends Request {
