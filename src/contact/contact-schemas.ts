@@ -101,7 +101,7 @@ export const ContactUnavailableSchema = z
   })
   .check(z.meta({ id: 'ContactUnavailable' }));
 
-const count = () => z.int().check(z.minimum(0));
+const unixMs = () => z.int().check(z.minimum(0));
 
 /**
  * A message waiting in the outbox (Blobs store `contact`) until the mail server accepts it.
@@ -110,13 +110,13 @@ const count = () => z.int().check(z.minimum(0));
 export const OutboxMessageSchema = z.object({
   id: z.uuid(),
   messageId: z.string().check(z.regex(/^<[^<>\s]+@[^<>\s]+>$/)),
-  receivedAt: count(),
+  receivedAt: unixMs(),
   name: z.string(),
   email: z.string(),
   message: z.string(),
-  attempts: count(),
+  attempts: z.int().check(z.minimum(0)),
   /** Not before this time (Unix ms) may anyone try to send it; also how a sender claims it. */
-  nextAttemptAt: count(),
+  nextAttemptAt: unixMs(),
   /** Why the last attempt failed, as an error code: never a server's words or the message. */
   lastError: z.optional(z.string().check(z.maxLength(100))),
 });
