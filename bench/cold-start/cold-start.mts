@@ -15,7 +15,7 @@ import { fetchQueueTimes, ridesOf } from '../../src/wait-times/queue-times.ts';
 
 /**
  * `npm run bench cold-start`: the Netlify build as `netlify build --offline` packages it. Prints
- * each function's zipped size and, for `ssr`, `location` and `contact`, the time from a fresh
+ * each function's zipped size and, for `ssr` (four routes), `location` and `contact`, the time from a fresh
  * process to the first answer: Netlify's bootstrap loaded first (as every function's entry point
  * does), then the function module from its unzipped bundle, one real request. Reference functions
  * are started the same way in the same run: one that imports nothing (the baseline) and one that
@@ -198,6 +198,10 @@ export async function measureNetlifyBuild(dir: string): Promise<void> {
       url: 'https://site.example/api/location',
       init: post('{"lat":48.8566,"lon":2.3522}', { Authorization: `Bearer ${TOKEN}` }),
     },
+    // Other on-demand routes of `ssr` that read Blobs, for the whole of that function's picture.
+    // The owner's POST above leaves a pin for the GET to read.
+    'ssr (GET /api/location, a pin kept)': { file: ssr?.file ?? '', url: 'https://site.example/api/location' },
+    'ssr (GET /api/publish-status)': { file: ssr?.file ?? '', url: 'https://site.example/api/publish-status' },
     'contact (POST /api/contact, no message)': {
       file: contact?.file ?? '',
       url: 'https://site.example/api/contact',
