@@ -15,13 +15,13 @@ import { fetchQueueTimes, ridesOf } from '../../src/wait-times/queue-times.ts';
 
 /**
  * `npm run bench cold-start`: the Netlify build as `netlify build --offline` packages it. Prints
- * each function's zipped size and, for `ssr` (four routes), `location` and `contact`, the time from a fresh
- * process to the first answer: Netlify's bootstrap loaded first (as every function's entry point
- * does), then the function module from its unzipped bundle, one real request. Reference functions
- * are started the same way in the same run: one that imports nothing (the baseline) and one that
- * reads one blob as ours do (the floor of any function that uses Blobs: the transport's first
- * request, its connection and the Blobs client, paid once per process), and that floor again over
- * the client's default transport, Node's fetch. Needs netlify-cli in .cache/ (installed by
+ * each function's zipped size and, for `ssr` (four routes), `location` and `contact`, the time from
+ * a fresh process to the first answer: Netlify's bootstrap loaded first (as every function's entry
+ * point does), then the function module from its unzipped bundle, one real request. Reference
+ * functions are started the same way in the same run: one that imports nothing (the baseline) and
+ * one that reads one blob as ours do (the floor of any function that uses Blobs: the transport's
+ * first request, its connection and the Blobs client, paid once per process), and that floor again
+ * over the client's default transport, Node's fetch. Needs netlify-cli in .cache/ (installed by
  * `npm run verify:netlify`); without it this part is skipped with a line saying so.
  */
 const ROUNDS = Number(process.env.COLD_START_ROUNDS ?? 11);
