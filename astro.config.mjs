@@ -63,11 +63,7 @@ export default defineConfig({
   // On Netlify the SSR function carries its dependencies bundled and tree-shaken, not as package
   // files it loads one by one (zod's classic API alone is ~100 modules): a cold start loads far
   // less (docs/netlify.md). The Node build keeps them packages, shared with the local runtime.
-  // A package's `netlify` build wins over its Node one (ofetch's skips loading node-fetch); the
-  // rest are Vite's default server conditions (https://vite.dev/config/ssr-options#ssr-resolve-conditions).
-  vite: netlifyBuild
-    ? { ssr: { noExternal: true, resolve: { conditions: ['netlify', 'module', 'node', 'development|production'] } } }
-    : {},
+  vite: netlifyBuild ? { ssr: { noExternal: true } } : {},
   telemetry: false,
   devToolbar: { enabled: false },
 });

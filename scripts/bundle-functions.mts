@@ -20,8 +20,6 @@ import { build } from 'esbuild';
  */
 export const FUNCTION_SOURCES_DIR = 'netlify/functions';
 export const BUNDLED_FUNCTIONS_DIR = '.netlify/bundled-functions';
-/** Export conditions a Netlify build resolves packages with, before the usual ones. */
-export const NETLIFY_CONDITIONS = ['netlify', 'module'];
 
 /**
  * Bundles each entry point (relative to `root`) on its own with its dependencies into one ES module
@@ -48,10 +46,6 @@ export async function bundleModules(
       format: 'esm',
       platform: 'node',
       target: 'node24',
-      // Packages built for Netlify's runtime by name win over their Node builds: ofetch's `netlify`
-      // build uses the runtime's own fetch instead of loading node-fetch to fall back on.
-      // (esbuild's defaults apart from `module`, which naming conditions drops: https://esbuild.github.io/api/#conditions)
-      conditions: NETLIFY_CONDITIONS,
       // A CommonJS dependency inside an ES module bundle needs `require` for Node's built-ins.
       banner: {
         js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",

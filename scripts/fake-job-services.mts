@@ -6,7 +6,7 @@ import { type FakeServer, JOB_FIXTURES_DIR, json, readFixture, startFake } from 
  * 127.0.0.1 that behaves like the real one (status codes, headers, bodies from fixtures/), counts
  * requests, and can be told to misbehave:
  * - a build hook (Netlify: `POST /build_hooks/<id>` answered 200 with an empty body);
- * - the site's post feed (`/feed.json` JSON Feed 1.1, `/rss.xml` RSS 2.0);
+ * - the site's post feed (`/feed.json` JSON Feed 1.1);
  * - the posting API (LinkedIn Posts API: `POST /rest/posts`, 201 + `x-restli-id`, 422 DUPLICATE_POST);
  * - the photo platform's Graph API (`GET /me/media`, `GET /refresh_access_token`, error code 190),
  *   in scripts/fake-photo-graph.mts and re-exported here.
@@ -61,12 +61,11 @@ export interface FeedEntry {
 
 export interface FakePostFeed extends FakeServer {
   jsonFeedUrl: string;
-  rssUrl: string;
-  /** The posts served, newest first (both formats are built from them). */
+  /** The posts served, newest first. */
   posts: FeedEntry[];
 }
 
-/** The site's own feed in both formats, built from `posts`. */
+/** The site's own feed, built from `posts`. */
 export async function startFakePostFeed(posts: FeedEntry[] = []): Promise<FakePostFeed> {
   const state = { posts };
   const fake = await startFake((request, res) => {
@@ -87,26 +86,10 @@ export async function startFakePostFeed(posts: FeedEntry[] = []): Promise<FakePo
       json(res, 200, JSON.stringify(body), { 'Content-Type': 'application/feed+json' });
       return;
     }
-    if (request.path === '/rss.xml') {
-      const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-      const items = state.posts
-        .map(
-          (post) =>
-            `<item><title>${xml(post.title)}</title><link>${xml(post.url)}</link><guid isPermaLink="false">${xml(post.id)}</guid>${post.summary ? `<description><![CDATA[<p>${post.summary}</p>]]></description>` : ''}<pubDate>${new Date(post.date).toUTCString()}</pubDate></item>`,
-        )
-        .join('');
-      res
-        .writeHead(200, { 'Content-Type': 'application/rss+xml; charset=utf-8' })
-        .end(
-          `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Notes from the queue</title><link>https://example.com/</link><description>Posts</description>${items}</channel></rss>`,
-        );
-      return;
-    }
     res.writeHead(404, { 'Content-Type': 'text/html' }).end('<h1>Not found</h1>');
   });
   return Object.defineProperties(fake, {
     jsonFeedUrl: { value: `${fake.url}/feed.json` },
-    rssUrl: { value: `${fake.url}/rss.xml` },
     posts: {
       get: () => state.posts,
       set: (value: FeedEntry[]) => {

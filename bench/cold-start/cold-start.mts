@@ -19,9 +19,8 @@ import { fetchQueueTimes, ridesOf } from '../../src/wait-times/queue-times.ts';
  * a fresh process to the first answer: Netlify's bootstrap loaded first (as every function's entry
  * point does), then the function module from its unzipped bundle, one real request. Reference
  * functions are started the same way in the same run: one that imports nothing (the baseline) and
- * one that reads one blob as ours do (the floor of any function that uses Blobs: the transport's
- * first request, its connection and the Blobs client, paid once per process), and that floor again
- * over the client's default transport, Node's fetch. Needs netlify-cli in .cache/ (installed by
+ * one that reads one blob as ours do (the floor of any function that uses Blobs: the client, its
+ * first request and its connection, paid once per process). Needs netlify-cli in .cache/ (installed by
  * `npm run verify:netlify`); without it this part is skipped with a line saying so.
  */
 const ROUNDS = Number(process.env.COLD_START_ROUNDS ?? 11);
@@ -164,9 +163,9 @@ export async function measureNetlifyBuild(dir: string): Promise<void> {
   const [ssr, location, contact] = unpacked;
   // The references, bundled as our functions are.
   const references = await mkdtemp(path.join(tmpdir(), 'site-api-cold-references-'));
-  const [baseline, floor, floorOverFetch] = await bundleModules(
+  const [baseline, floor] = await bundleModules(
     ROOT,
-    ['bench/cold-start/baseline.mjs', 'bench/cold-start/blobs-floor.mjs', 'bench/cold-start/blobs-floor-fetch.mjs'],
+    ['bench/cold-start/baseline.mjs', 'bench/cold-start/blobs-floor.mjs'],
     references,
   );
   const post = (body: string, headers: Record<string, string> = {}): RequestInit => ({
@@ -177,7 +176,6 @@ export async function measureNetlifyBuild(dir: string): Promise<void> {
   const cases: Record<string, Case> = {
     baseline: { file: baseline ?? '', url: 'https://site.example/' },
     'Blobs floor': { file: floor ?? '', url: 'https://site.example/' },
-    'Blobs floor over fetch (the client’s default)': { file: floorOverFetch ?? '', url: 'https://site.example/' },
     'ssr (GET /api/wait-times?park=epcot, kept in Blobs)': {
       file: ssr?.file ?? '',
       url: 'https://site.example/api/wait-times?park=epcot',

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import Negotiator from 'negotiator';
 import { ForbiddenError, HttpError } from '../platform/errors.ts';
 import { type Answer, NO_STORE } from '../platform/http.ts';
 import { mediaTypeOf } from '../platform/request-body.ts';
@@ -59,41 +60,13 @@ export function assertOwnOrigin(request: Request, siteUrl: string): void {
 }
 
 /**
- * The quality (RFC 9110 §12.5.1) the `Accept` header gives a media type: the most specific
- * matching range decides; no header accepts anything.
- */
-export function acceptQuality(accept: string | null, mediaType: string): number {
-  if (accept === null || accept.trim() === '') return 1;
-  const [type, subtype] = mediaType.toLowerCase().split('/');
-  let best = { specificity: -1, quality: 0 };
-  for (const part of accept.split(',')) {
-    const [range = '', ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
-    const [rangeType, rangeSubtype] = range.split('/');
-    const specificity =
-      rangeType === type && rangeSubtype === subtype
-        ? 2
-        : rangeType === type && rangeSubtype === '*'
-          ? 1
-          : rangeType === '*' && rangeSubtype === '*'
-            ? 0
-            : -1;
-    if (specificity <= best.specificity) continue;
-    const q = parameters.find((parameter) => parameter.startsWith('q='));
-    const quality = q === undefined ? 1 : Number(q.slice(2));
-    best = { specificity, quality: Number.isFinite(quality) ? Math.min(Math.max(quality, 0), 1) : 0 };
-  }
-  return best.quality;
-}
-
-/**
  * A form post from a browser gets a human answer; JSON bodies, and clients that prefer JSON
- * (`Accept: application/json`), get JSON.
+ * (`Accept: application/json`), get JSON. Without `Accept`, and on a tie, HTML.
  */
 export function answersWithHtml(request: Request): boolean {
   if (mediaTypeOf(request) !== 'application/x-www-form-urlencoded') return false;
-  const accept = request.headers.get('accept');
-  const html = acceptQuality(accept, 'text/html');
-  return html > 0 && html >= acceptQuality(accept, 'application/json');
+  const accept = request.headers.get('accept') || undefined;
+  return new Negotiator({ headers: { accept } }).mediaType(['text/html', 'application/json']) === 'text/html';
 }
 
 /** The page the form was posted from, when it is one of the site's own (never an open redirect). */

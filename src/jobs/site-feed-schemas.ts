@@ -18,9 +18,9 @@ export const JsonFeedSchema = z.object({
   items: z.array(z.unknown()),
 });
 
-/** A post of the site as the sharing job sees it, whatever the feed format. */
+/** A post of the site as the sharing job sees it. */
 export interface FeedPost {
-  /** Stable id: JSON Feed `id`, RSS `guid`, or the link when there is no guid. */
+  /** Stable id: the JSON Feed item's `id`. */
   id: string;
   url: string;
   title: string;

@@ -109,9 +109,7 @@ export function publicLocation(state: PinState, now: number, staleAfterMs: numbe
  *   conditional write and no retry is needed (docs/consistency.md).
  * - after a write, the keys it saw that are older than its own are deleted. A writer can only delete
  *   keys older than one it knows is stored, so the newest key is never deleted.
- * - a travel key names its switch, so an update is planned from the listing alone and its write
- *   does not wait for a record to be read (a cold start waits for every round trip, docs/netlify.md).
- *   A key written before it did (`travel/<ms>-<uuid>`) is read as a record, as then.
+ * - a travel key names its switch, so the switch is read from the listing alone.
  */
 const STORE = 'location';
 const PIN_PREFIX = 'pin/';
@@ -129,37 +127,30 @@ async function keysOf(prefix: string): Promise<string[]> {
   return (await listKeys(STORE, prefix)).filter((key) => isTimeKeyed(key.slice(prefix.length)));
 }
 
-interface StoredKeys {
+interface StoredState extends PinState {
   pinKeys: string[];
   travelKeys: string[];
 }
 
-const listStoredKeys = async (): Promise<StoredKeys> => {
+/**
+ * The keys and what they hold. Each record is parsed back through its schema; a damaged one (even
+ * one that is not JSON) reads as absent (`readRecord`), and the next update replaces it.
+ */
+async function readStored(): Promise<StoredState> {
   const [pinKeys, travelKeys] = await Promise.all([keysOf(PIN_PREFIX), keysOf(TRAVEL_PREFIX)]);
-  return { pinKeys, travelKeys };
-};
-
-// Each record is parsed back through its schema; a damaged one (even one that is not JSON) reads as
-// absent (`readRecord`), and the next update replaces it.
-async function readNewestPin({ pinKeys }: StoredKeys): Promise<StoredPin | null> {
-  const newest = pinKeys.at(-1);
-  return newest ? readRecord(STORE, newest, StoredPinSchema) : null;
-}
-
-/** The newest travel switch: named by its key, or read from its record for a key that does not name it. */
-async function newestTravelSwitch({ travelKeys }: StoredKeys): Promise<StoredTravelSwitch | null> {
-  const newest = travelKeys.at(-1);
-  if (!newest) return null;
-  const segment = newest.slice(TRAVEL_PREFIX.length);
-  const named = /^\d+-(on|off)-/.exec(segment)?.[1];
-  if (named) return { active: named === 'on', at: timeOfKey(segment) };
-  return readRecord(STORE, newest, StoredTravelSwitchSchema);
+  const newestPin = pinKeys.at(-1);
+  const newestTravel = travelKeys.at(-1)?.slice(TRAVEL_PREFIX.length);
+  return {
+    pinKeys,
+    travelKeys,
+    pin: newestPin ? await readRecord(STORE, newestPin, StoredPinSchema) : null,
+    travel: newestTravel ? { active: /^\d+-on-/.test(newestTravel), at: timeOfKey(newestTravel) } : null,
+  };
 }
 
 /** The stored state (pin and travel switch); throws when Blobs fails. */
 export async function readPinState(): Promise<PinState> {
-  const keys = await listStoredKeys();
-  const [pin, travel] = await Promise.all([readNewestPin(keys), newestTravelSwitch(keys)]);
+  const { pin, travel } = await readStored();
   return { pin, travel };
 }
 
@@ -189,30 +180,23 @@ export async function receiveLocationUpdate(
 ): Promise<{ answer: unknown; changed: boolean }> {
   const staleAfterMs = getConfig().LOCATION_STALE_AFTER_MINUTES * 60_000;
   const { format, update } = parseLocationUpdate(body, now);
-  const keys = await storeUnavailableAs503(listStoredKeys);
-  // The stored pin only shapes the answer, so it is read beside the write rather than before it.
-  const storedPin = storeUnavailableAs503(() => readNewestPin(keys));
-  storedPin.catch(() => {}); // awaited below; until then a failure must not count as unhandled
-  const travel = await storeUnavailableAs503(() => newestTravelSwitch(keys));
-  const publicAt = (pin: StoredPin | null, travelSwitch: StoredTravelSwitch | null) =>
-    publicLocation({ pin, travel: travelSwitch }, now, staleAfterMs);
-  if (!update) return { answer: answerFor(format, publicAt(await storedPin, travel)), changed: false };
+  const { pin, travel, pinKeys, travelKeys } = await storeUnavailableAs503(readStored);
+  const publicAt = (pinNow: StoredPin | null, travelSwitch: StoredTravelSwitch | null) =>
+    publicLocation({ pin: pinNow, travel: travelSwitch }, now, staleAfterMs);
+  if (!update) return { answer: answerFor(format, publicAt(pin, travel)), changed: false };
 
-  const newestPinKey = keys.pinKeys.at(-1);
+  const newestPinKey = pinKeys.at(-1);
   const writes = planUpdate(
     { newestPinAt: newestPinKey ? timeOfKey(newestPinKey.slice(PIN_PREFIX.length)) : null, travel },
     update,
   );
-  const [pin] = await Promise.all([
-    storedPin,
-    storeUnavailableAs503(() =>
-      Promise.all([
-        writes.pin && writeRecord(STORE, pinKeyFor(writes.pin), StoredPinSchema, writes.pin),
-        writes.travel && writeRecord(STORE, travelKeyFor(writes.travel), StoredTravelSwitchSchema, writes.travel),
-      ]),
-    ),
-  ]);
-  const superseded = [...(writes.pin ? keys.pinKeys : []), ...(writes.travel ? keys.travelKeys : [])];
+  await storeUnavailableAs503(() =>
+    Promise.all([
+      writes.pin && writeRecord(STORE, pinKeyFor(writes.pin), StoredPinSchema, writes.pin),
+      writes.travel && writeRecord(STORE, travelKeyFor(writes.travel), StoredTravelSwitchSchema, writes.travel),
+    ]),
+  );
+  const superseded = [...(writes.pin ? pinKeys : []), ...(writes.travel ? travelKeys : [])];
   // A failure only leaves garbage that the next write removes.
   if (superseded.length > 0)
     await finishLater('prune old location records', () => deleteRecords(STORE, superseded), later);

@@ -36,24 +36,21 @@ export const REVALIDATE_IN_BROWSER = 'public, max-age=0, must-revalidate';
 export type AfterAnswer = (task: Promise<unknown>) => void;
 
 /**
- * Housekeeping: work the answer does not depend on. With `later`, it is started once the work in
- * hand has run (`setImmediate`: after the answer, unless the answer still waits for I/O) and handed
- * to `later`, so that not even its first steps (validating what it stores, say) hold the answer
- * back; without, it runs and is waited for here. Either way its failure is logged ("Could not
- * <what>: …") and fails nothing, so the promise returned never rejects.
+ * Housekeeping: work the answer does not depend on. With `later` it is handed to the platform to
+ * finish after the answer; without, it runs and is waited for here. Either way its failure is
+ * logged ("Could not <what>: …") and fails nothing, so the promise returned never rejects.
  */
 export async function finishLater(
   what: string,
   task: () => Promise<unknown>,
   later: AfterAnswer | undefined,
 ): Promise<void> {
-  const run = () =>
-    task().then(
-      () => undefined,
-      (error: unknown) => console.warn(`Could not ${what}: ${(error as Error).message}`),
-    );
-  if (later) later(new Promise((resolve) => setImmediate(resolve)).then(run));
-  else await run();
+  const run = task().then(
+    () => undefined,
+    (error: unknown) => console.warn(`Could not ${what}: ${(error as Error).message}`),
+  );
+  if (later) later(run);
+  else await run;
 }
 
 /** For anything that must never be stored by a shared cache (errors, auth, per-client answers). */

@@ -24,9 +24,6 @@ export interface RateLimit {
  *   the window). The claimed slots of a period number at least as many as there are, and each
  *   was below that bound when claimed, while the previous period's count only falls; so at every
  *   moment the hits inside the window (previous period's + this one's) are at most `limit`.
- * - Slot 0 is tried at the same time as the standing is read, before the bound is known. When the
- *   bound turns out to be 0 the slot is given back before anything is answered; meanwhile it can
- *   only make another request count one hit more than there is, never one fewer.
  * - Periods older than the previous one are no longer read or written and are deleted; a slot is
  *   only ever written again by the request that claimed it, so deleting cannot race with a claim.
  * - An attempt whose outcome is not known yet (a token about to be compared) holds its slot as
@@ -78,9 +75,7 @@ export interface LimitOptions {
 
 async function standingOf(rule: RateLimit, client: string, now: number, later?: AfterAnswer): Promise<Standing> {
   const period = periodOf(rule, now);
-  // The sweep touches only periods this standing never reads, so it need not go first; a caller
-  // that can finish work after its answer does not wait for it at all (a cold start's Blobs calls
-  // are what its first answer waits for, docs/netlify.md).
+  // The sweep touches only periods this standing never reads, so it need not go first.
   const [, earlierKeys, currentKeys] = await Promise.all([
     finishLater('sweep expired rate-limit periods', () => sweepExpired(rule, period), later),
     listKeys('rate-limits', prefixOf(rule, period - 1, client)),
@@ -114,40 +109,14 @@ async function takenSlots(standing: Standing, now: number): Promise<{ hits: numb
 
 async function claim(rule: RateLimit, client: string, now: number, pending: boolean, later?: AfterAnswer) {
   const record = pending ? { at: now, pending } : { at: now };
-  const first = `${prefixOf(rule, periodOf(rule, now), client)}slot-0`;
-  // Slot 0 is tried while the standing is read: one round trip instead of two, and a cold start
-  // waits for each. See the module comment for why a try beyond the bound is harmless.
-  const [read, tried] = await Promise.allSettled([
-    standingOf(rule, client, now, later),
-    createRecord('rate-limits', first, SlotSchema, record),
-  ]);
-  if (read.status === 'rejected') {
-    if (tried.status === 'fulfilled' && tried.value) await giveBack(first);
-    throw read.reason;
-  }
-  if (tried.status === 'rejected') throw tried.reason;
-  const standing = read.value;
-  if (tried.value) {
-    if (standing.allowed > 0) return { key: first } as const;
-    await giveBack(first);
-    standing.taken.delete(0);
-  } else {
-    standing.taken.set(0, first);
-  }
-  for (let slot = 1; slot < standing.allowed; slot++) {
+  const standing = await standingOf(rule, client, now, later);
+  for (let slot = 0; slot < standing.allowed; slot++) {
     if (standing.taken.has(slot)) continue;
     const key = `${prefixOf(rule, standing.period, client)}slot-${slot}`;
     if (await createRecord('rate-limits', key, SlotSchema, record)) return { key } as const;
     standing.taken.set(slot, key);
   }
   return { refused: await takenSlots(standing, now) } as const;
-}
-
-/** Deletes a slot this request claimed but may not keep; failing that, it counts as a hit (the safe side). */
-async function giveBack(key: string): Promise<void> {
-  await deleteRecords('rate-limits', [key]).catch((error) =>
-    console.warn('Could not give back a rate-limit slot:', error),
-  );
 }
 
 /**
@@ -211,10 +180,6 @@ async function sweepExpired(rule: RateLimit, period: number): Promise<void> {
   lastSweep.set(rule.name, period);
   const root = `rate/${rule.name}/`;
   const keys = await listKeys('rate-limits', root);
-  // Keys of the earlier one-key-per-hit layout (no period segment) are garbage too.
-  const dead = keys.filter((key) => {
-    const segment = key.slice(root.length).split('/')[0] ?? '';
-    return !/^\d+$/.test(segment) || Number(segment) < period - 1;
-  });
+  const dead = keys.filter((key) => Number(key.slice(root.length).split('/')[0]) < period - 1);
   if (dead.length > 0) await deleteRecords('rate-limits', dead);
 }

@@ -35,29 +35,7 @@ export interface Timed<T> {
   value: T;
 }
 
-/**
- * What a feature derives from data beside the relay (wait times: the history sample about 30
- * minutes earlier and the forecaster profile). `afterFetch` runs once per upstream fetch (and may
- * record; what the answer does not need it may hand to `later`), `afterRestore` when data comes
- * from shared storage instead (it only reads). `unavailable` stands in when either fails.
- *
- * `readAhead`, when given, reads what both of them need whatever the data turns out to be (wait
- * times: the history's sample times and the profile). A refresh starts it at once, beside reading
- * the stored data and asking the upstream, so that it costs no round trip of its own; they get
- * its result as `ahead` (`undefined` when it failed: they read for themselves).
- */
-export interface RelayExtras<S, T, E, A = undefined> {
-  readAhead?(subject: S): Promise<A>;
-  afterFetch(
-    subject: S,
-    timed: Timed<T>,
-    options: { later: AfterAnswer | undefined; ahead: A | undefined },
-  ): Promise<E>;
-  afterRestore(subject: S, timed: Timed<T>, ahead: A | undefined): Promise<E>;
-  unavailable: E;
-}
-
-export interface RelayOptions<S, T, E, A = undefined> {
+export interface RelayOptions<S, T> {
   /** Names the relay in logs. */
   label: string;
   /** The memory key of a subject (a park, an account). */
@@ -67,48 +45,46 @@ export interface RelayOptions<S, T, E, A = undefined> {
   /** The last good data in shared storage. */
   readStored(subject: S): Promise<Timed<T> | null>;
   writeStored(subject: S, timed: Timed<T>): Promise<void>;
-  extras?: RelayExtras<S, T, E, A>;
   /** The clock (unit tests pass a fake one). */
   now?: () => number;
 }
 
-export interface RelayAnswer<T, E> extends Timed<T> {
-  extra: E;
+export interface RelayAnswer<T> extends Timed<T> {
+  /** True when this instance fetched the data from the upstream (false: read from shared storage). */
+  fromUpstream: boolean;
   /** True when the upstream failed and this is older data. */
   fallback: boolean;
   /** Seconds the answer may be reused by a cache. */
   maxAgeSeconds: number;
 }
 
-export interface RelayCache<S, T, E> {
+export interface RelayCache<S, T> {
   /**
    * The subject's data. With `later` (the platform's `waitUntil`), storing what an upstream fetch
    * brought is finished after the answer instead of before it.
    */
-  get(subject: S, options?: { later?: AfterAnswer | undefined }): Promise<RelayAnswer<T, E>>;
+  get(subject: S, options?: { later?: AfterAnswer | undefined }): Promise<RelayAnswer<T>>;
   /** Forgets everything kept in memory (tests start each case cold). */
   reset(): void;
 }
 
-interface Entry<T, E> extends Timed<T> {
-  extra: E;
+interface Entry<T> extends Timed<T> {
+  fromUpstream: boolean;
 }
 
-interface KeyState<T, E> {
-  latest?: Entry<T, E> | undefined;
-  inflight?: Promise<Entry<T, E>> | undefined;
+interface KeyState<T> {
+  latest?: Entry<T> | undefined;
+  inflight?: Promise<Entry<T>> | undefined;
   failedAt?: number | undefined;
 }
 
 type Kind = 'fresh' | 'refreshing' | 'fallback';
 
-export function relayCache<S, T, E = undefined, A = undefined>(options: RelayOptions<S, T, E, A>): RelayCache<S, T, E> {
-  const states = new Map<string, KeyState<T, E>>();
+export function relayCache<S, T>(options: RelayOptions<S, T>): RelayCache<S, T> {
+  const states = new Map<string, KeyState<T>>();
   const now = options.now ?? (() => Date.now());
-  // Without extras E is `undefined` (the default type argument).
-  const noExtra = options.extras?.unavailable as E;
 
-  const stateOf = (key: string): KeyState<T, E> => {
+  const stateOf = (key: string): KeyState<T> => {
     let state = states.get(key);
     if (!state) {
       state = {};
@@ -119,26 +95,17 @@ export function relayCache<S, T, E = undefined, A = undefined>(options: RelayOpt
 
   const nameOf = (subject: S) => `${options.label} (${options.keyOf(subject)})`;
 
-  const bestEffort = async <R>(subject: S, what: string, task: () => Promise<R>): Promise<R | undefined> => {
+  const readStored = async (subject: S): Promise<Entry<T> | undefined> => {
     try {
-      return await task();
+      const stored = await options.readStored(subject);
+      return stored ? { ...stored, fromUpstream: false } : undefined;
     } catch (error) {
-      console.warn(`${nameOf(subject)}: could not ${what}: ${(error as Error).message}`);
+      console.warn(`${nameOf(subject)}: could not read stored data: ${(error as Error).message}`);
       return undefined;
     }
   };
 
-  const restore = async (subject: S, timed: Timed<T>, ahead?: A): Promise<Entry<T, E>> => {
-    const extras = options.extras;
-    const extra = extras
-      ? await bestEffort(subject, 'read its extras', () => extras.afterRestore(subject, timed, ahead))
-      : noExtra;
-    return { ...timed, extra: extra ?? noExtra };
-  };
-
-  const readStored = (subject: S) => bestEffort(subject, 'read stored data', () => options.readStored(subject));
-
-  const answer = (entry: Entry<T, E>, at: number, kind: Kind): RelayAnswer<T, E> => {
+  const answer = (entry: Entry<T>, at: number, kind: Kind): RelayAnswer<T> => {
     const cacheForMs =
       kind === 'fallback'
         ? RELAY_FALLBACK_CACHE_MS
@@ -148,40 +115,30 @@ export function relayCache<S, T, E = undefined, A = undefined>(options: RelayOpt
     return { ...entry, fallback: kind === 'fallback', maxAgeSeconds: Math.max(1, Math.ceil(cacheForMs / 1000)) };
   };
 
-  const refresh = async (subject: S, state: KeyState<T, E>, later?: AfterAnswer): Promise<Entry<T, E>> => {
-    const extras = options.extras;
-    const readAhead = extras?.readAhead;
-    const ahead = readAhead ? bestEffort(subject, 'read ahead for its extras', () => readAhead(subject)) : undefined;
+  const refresh = async (subject: S, state: KeyState<T>, later?: AfterAnswer): Promise<Entry<T>> => {
     // Another instance may have fetched moments ago; its data in shared storage saves an upstream call.
     if (!state.latest) {
       const stored = await readStored(subject);
       if (stored && now() - stored.fetchedAt < RELAY_FRESH_FOR_MS) {
-        state.latest = await restore(subject, stored, await ahead);
-        return state.latest;
+        state.latest = stored;
+        return stored;
       }
     }
     const value = await options.fetch(subject);
     const timed: Timed<T> = { fetchedAt: now(), value };
     state.failedAt = undefined;
-    const [, extra] = await Promise.all([
-      finishLater(`store the data of ${nameOf(subject)}`, () => options.writeStored(subject, timed), later),
-      extras
-        ? bestEffort(subject, 'record its extras', async () =>
-            extras.afterFetch(subject, timed, { later, ahead: await ahead }),
-          )
-        : noExtra,
-    ]);
-    state.latest = { ...timed, extra: extra ?? noExtra };
+    await finishLater(`store the data of ${nameOf(subject)}`, () => options.writeStored(subject, timed), later);
+    state.latest = { ...timed, fromUpstream: true };
     return state.latest;
   };
 
-  const fallbackFor = async (subject: S, state: KeyState<T, E>): Promise<Entry<T, E>> => {
+  const fallbackFor = async (subject: S, state: KeyState<T>): Promise<Entry<T>> => {
     const at = now();
     if (state.latest && at - state.latest.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS) return state.latest;
     const stored = await readStored(subject);
     if (stored && at - stored.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS) {
-      state.latest = await restore(subject, stored);
-      return state.latest;
+      state.latest = stored;
+      return stored;
     }
     const retryAfterMs = (state.failedAt ?? at) + RELAY_BACKOFF_MS - at;
     throw new UpstreamUnavailableError(retryAfterMs / 1000);

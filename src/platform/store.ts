@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import { getStore, type Store } from '@netlify/blobs';
 import * as z from './zod-mini.ts';
 
@@ -59,7 +57,7 @@ export function resetBlobsCooldown(): void {
 function store(name: StoreName): Store {
   // Strong consistency: a record written by one instance is read back by the next request
   // (https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency).
-  return getStore({ name, consistency: 'strong', fetch: nodeHttpFetch });
+  return getStore({ name, consistency: 'strong' });
 }
 
 const TIME_KEY_DIGITS = 15;
@@ -185,85 +183,3 @@ export async function deleteRecords(name: StoreName, keys: readonly string[]): P
   const target = store(name);
   await guarded(`delete ${keys.length} from ${name}`, () => Promise.all(keys.map((key) => target.delete(key))));
 }
-
-/**
- * Connections are kept for the next call, as fetch keeps them, and closed after this long idle (or
- * a second before the server's `Keep-Alive: timeout`, when it announces a shorter one), as fetch
- * closes them: a connection the server has already dropped fails the call that reuses it. An
- * agent without `timeout` keeps idle connections for ever and ignores the server's hint
- * (https://nodejs.org/api/http.html#new-agentoptions).
- */
-const IDLE_CONNECTION_MS = 4_000;
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
-  'https:': new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
-} as const;
-
-/** Statuses whose responses have no body, and that `new Response()` refuses one for. */
-const NULL_BODY_STATUSES = new Set([204, 205, 304]);
-
-type SimpleBody = string | Uint8Array | ArrayBuffer | undefined | null;
-
-const isSimpleBody = (body: unknown): body is SimpleBody =>
-  body == null || typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer;
-
-/**
- * The `fetch` the Blobs client is given above (`getStore({ fetch })`, a documented option): the same
- * exchange over `node:http`/`node:https` instead of Node's built-in fetch. A cold instance's first
- * requests to Blobs are what its first answer waits for, and the built-in fetch (undici) spends
- * about 15 ms of CPU getting going on its first request and more on a first burst in parallel;
- * `node:http` parses in C++ and starts in a few (docs/netlify.md, "Function size and cold start").
- *
- * It covers what the Blobs client sends: a URL, a method, headers, and a string or bytes as the
- * body, and answers with the whole body read (Blobs records are small JSON). Anything else (a
- * `Request`, a streamed body, an abort signal) goes to the built-in fetch unchanged. Unlike
- * `fetch`, it follows no redirect: Blobs answers none, so a 3xx is handed back as it came.
- */
-export const nodeHttpFetch: typeof fetch = (input, init = {}) => {
-  const href = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
-  const { body } = init;
-  if (href === undefined || !isSimpleBody(body) || init.signal) return fetch(input, init);
-  const url = new URL(href);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return fetch(input, init);
-  const method = (init.method ?? 'GET').toUpperCase();
-  const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => {
-    headers[name] = value;
-  });
-  const [client, agent] = url.protocol === 'https:' ? [https, agents['https:']] : [http, agents['http:']];
-  const send = (retried: boolean) =>
-    new Promise<Response>((resolve, reject) => {
-      const request = client.request(url, { method, headers, agent }, (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', reject);
-        incoming.on('end', () => {
-          const status = incoming.statusCode ?? 0;
-          const answerHeaders = new Headers();
-          const raw = incoming.rawHeaders;
-          for (let i = 0; i + 1 < raw.length; i += 2) answerHeaders.append(raw[i] ?? '', raw[i + 1] ?? '');
-          const withoutBody = NULL_BODY_STATUSES.has(status) || method === 'HEAD';
-          try {
-            resolve(
-              new Response(withoutBody ? null : Buffer.concat(chunks), {
-                status,
-                statusText: incoming.statusMessage ?? '',
-                headers: answerHeaders,
-              }),
-            );
-          } catch (error) {
-            reject(error); // a status `Response` cannot carry (1xx): a broken server, not ours
-          }
-        });
-      });
-      request.on('error', (error: NodeJS.ErrnoException) => {
-        // A kept connection the server closed just as it was reused: sent once more on a new one,
-        // as Node advises (https://nodejs.org/api/http.html#requestreusedsocket), rather than left
-        // to the Blobs client's retry, which waits 5 s first.
-        if (!retried && request.reusedSocket && error.code === 'ECONNRESET') resolve(send(true));
-        else reject(error);
-      });
-      request.end(body instanceof ArrayBuffer ? Buffer.from(body) : (body ?? undefined));
-    });
-  return send(false);
-};

@@ -1,4 +1,3 @@
-import { FetchError, ofetch } from 'ofetch';
 import { UpstreamError } from './errors.ts';
 
 /**
@@ -43,80 +42,52 @@ export const TRANSIENT_STATUSES: readonly number[] = [500, 502, 503, 504];
  * means; throws UpstreamError for a network error, a timeout or an oversized body.
  */
 export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer> {
-  const attempts = 1 + (call.retries ?? 0);
-  let lastError: UpstreamError | undefined;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, call.retryDelayMs ?? 250));
+  for (let attempt = 0; ; attempt++) {
+    const last = attempt >= (call.retries ?? 0);
     try {
       const answer = await attemptOnce(call);
-      if (attempt < attempts && (call.retryOn ?? []).includes(answer.status)) continue;
-      return answer;
+      if (last || !(call.retryOn ?? []).includes(answer.status)) return answer;
     } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      if (error instanceof UpstreamTimeoutError && call.retryAfterTimeout === false) throw error;
-      lastError = error;
+      const timedOut = error instanceof UpstreamTimeoutError;
+      if (last || !(error instanceof UpstreamError) || (timedOut && call.retryAfterTimeout === false)) throw error;
     }
+    await new Promise((resolve) => setTimeout(resolve, call.retryDelayMs ?? 250));
   }
-  throw lastError ?? new UpstreamError(`${call.label}: no answer`);
 }
 
+/** One attempt; its signal bounds the whole exchange, body included, so a trickle cannot hold us. */
 async function attemptOnce(call: UpstreamCall): Promise<UpstreamAnswer> {
-  const started = Date.now();
-  let response: Response;
+  const signal = AbortSignal.timeout(call.timeoutMs);
   try {
-    response = await ofetch.raw(call.url, {
+    const response = await fetch(call.url, {
       method: call.method ?? 'GET',
       headers: call.headers ?? {},
       ...(call.body === undefined ? {} : { body: call.body }),
-      responseType: 'stream',
-      timeout: call.timeoutMs,
-      retry: false,
-      ignoreResponseError: true,
+      signal,
     });
+    return { status: response.status, headers: response.headers, text: await readCapped(response, call) };
   } catch (error) {
-    const timedOut = error instanceof FetchError && (error.cause as Error | undefined)?.name === 'TimeoutError';
-    // No `cause`: ofetch's error message spells out the URL, and with it any token.
-    if (timedOut) throw new UpstreamTimeoutError(`${call.label}: no answer within ${call.timeoutMs} ms`);
+    if (error instanceof UpstreamError) throw error;
+    // No `cause`: fetch's errors may spell out the URL, and with it any token.
+    if (signal.aborted) throw new UpstreamTimeoutError(`${call.label}: no answer within ${call.timeoutMs} ms`);
     throw new UpstreamError(`${call.label}: network error`);
   }
-  const remainingMs = Math.max(1, call.timeoutMs - (Date.now() - started));
-  const text = await readCapped(response, call.label, call.maxBytes, remainingMs);
-  return { status: response.status, headers: response.headers, text };
 }
 
-/** Reads a body as text, giving up past `maxBytes` or `timeoutMs`, so that a trickle cannot hold us. */
-async function readCapped(response: Response, label: string, maxBytes: number, timeoutMs: number): Promise<string> {
+/** Reads a body as text, giving up past `maxBytes`. */
+async function readCapped(response: Response, { label, maxBytes }: UpstreamCall): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
     throw new UpstreamError(`${label}: body of ${declared} bytes is over the ${maxBytes} byte cap`);
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void reader.cancel().catch(() => {});
-  }, timeoutMs);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (timedOut) throw new UpstreamTimeoutError(`${label}: body not complete within the time allowed`);
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw new UpstreamError(`${label}: body is over the ${maxBytes} byte cap`);
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof UpstreamError) throw error;
-    throw new UpstreamError(`${label}: body could not be read`);
-  } finally {
-    clearTimeout(timer);
+  // Leaving the loop early cancels the stream.
+  for await (const chunk of response.body ?? []) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw new UpstreamError(`${label}: body is over the ${maxBytes} byte cap`);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }

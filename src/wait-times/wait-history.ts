@@ -38,18 +38,6 @@ export interface HistoryContext {
   profile: WaitProfile | null;
 }
 
-/** What recording and reading a context both start from: the stored sample times and the profile. */
-export interface HistoryHead {
-  times: number[];
-  profile: WaitProfile | null;
-}
-
-/** Lists the history and reads the profile, at once. */
-export async function readHistoryHead(history: ParkHistory): Promise<HistoryHead> {
-  const [times, profile] = await Promise.all([history.sampleTimes(), history.readProfile()]);
-  return { times, profile };
-}
-
 /** A history sample of a snapshot: each ride's wait, or null when it was closed. */
 export function sampleOf(snapshot: ParkSnapshot): HistorySample {
   return {
@@ -90,10 +78,8 @@ export function unlearnedTimes(times: readonly number[], learnedThrough: number)
  * Records a sample, prunes the history, learns from every sample the park's profile has not
  * learned yet, and returns the sample about 30 minutes older plus the updated profile.
  *
- * Blobs round trips before the answer: listing the history and reading the profile (none when the
- * caller read them ahead, `head`), then reading the samples to compare. What the answer does not
- * need (writing the sample and the profile, deleting expired samples) is started after the answer
- * with `later` (without, the sample is written beside the reads); its failure is logged.
+ * What the answer does not need (writing the profile, deleting expired samples) is finished after
+ * the answer with `later`; its failure, or the sample's, is logged.
  *
  * Concurrency (two instances refreshing one park at once): samples are one record each, written
  * once, so they never clash. The profile is a single record that each instance reads, extends
@@ -108,14 +94,14 @@ export async function recordSample(
   history: ParkHistory,
   sample: HistorySample,
   timeZone: string,
-  { later, head }: { later?: AfterAnswer | undefined; head?: HistoryHead | undefined } = {},
+  later?: AfterAnswer,
 ): Promise<HistoryContext> {
-  // Without `later` the sample is written beside the reads; with it, after the answer with the rest.
-  const written = later ? undefined : history.writeSample(sample);
-  written?.catch(() => {}); // its failure is logged with the housekeeping below, not as unhandled before
-  const { times: listed, profile: stored } = head ?? (await readHistoryHead(history));
-  // The listing may or may not have seen the sample being written beside it.
-  const times = listed.includes(sample.at) ? listed : [...listed, sample.at].sort((a, b) => a - b);
+  // Written beside the reads, so that an instance recording at the same moment may see it and
+  // learn from it before moving `learnedThrough` past it.
+  const written = history.writeSample(sample);
+  written.catch(() => {}); // reported with the housekeeping below
+  const [listed, stored] = await Promise.all([history.sampleTimes(), history.readProfile()]);
+  const times = [...new Set([...listed, sample.at])].sort((a, b) => a - b);
   const expired = new Set(expiredTimes(times, sample.at));
   const kept = times.filter((time) => !expired.has(time));
   const base = stored ?? emptyProfile();
@@ -143,7 +129,7 @@ export async function recordSample(
   // write is learned again (see above), expired samples are deleted by the next refresh.
   const housekeeping = () =>
     Promise.all([
-      written ?? history.writeSample(sample),
+      written,
       newest !== undefined ? history.writeProfile(profile) : undefined,
       expired.size > 0 ? history.deleteSamples([...expired]) : undefined,
     ]);
@@ -152,12 +138,9 @@ export async function recordSample(
   return { earlier, profile };
 }
 
-/**
- * The sample about 30 minutes before `at` and the profile, without recording anything; with
- * `head` read ahead, one Blobs round trip (the sample), else two.
- */
-export async function readContext(history: ParkHistory, at: number, head?: HistoryHead): Promise<HistoryContext> {
-  const { times, profile } = head ?? (await readHistoryHead(history));
+/** The sample about 30 minutes before `at` and the profile, without recording anything. */
+export async function readContext(history: ParkHistory, at: number): Promise<HistoryContext> {
+  const [times, profile] = await Promise.all([history.sampleTimes(), history.readProfile()]);
   const time = pickEarlierSample(times, at);
   const [earlier] = time === undefined ? [] : await history.readSamples([time]);
   return { earlier: earlier ?? null, profile };

@@ -15,15 +15,7 @@ import {
 } from './park-snapshot-schemas.ts';
 import { findPark, type Park } from './parks.ts';
 import { fetchQueueTimes, ridesOf } from './queue-times.ts';
-import {
-  blobsHistory,
-  type HistoryContext,
-  type HistoryHead,
-  readContext,
-  readHistoryHead,
-  recordSample,
-  sampleOf,
-} from './wait-history.ts';
+import { blobsHistory, type HistoryContext, readContext, recordSample, sampleOf } from './wait-history.ts';
 import type { WaitTimes } from './wait-times-schemas.ts';
 
 export interface WaitTimesResult {
@@ -39,13 +31,8 @@ const NO_CONTEXT: HistoryContext = { earlier: null, profile: null };
 
 const latestKey = (slug: string) => `latest/${slug}`;
 
-/**
- * The relay of a park's rides; after each fetch a history sample is recorded (trend, forecast).
- * The history's sample times and the profile are read ahead, beside the snapshot or the upstream
- * request: a cold answer from Blobs takes two round trips (the snapshot with them, then the earlier
- * sample), and a refresh at most one after the upstream's answer (the samples it compares).
- */
-const relay = relayCache<Park, SnapshotRide[], HistoryContext, HistoryHead>({
+/** The relay of a park's rides (the history is read and recorded around it, below). */
+const relay = relayCache<Park, SnapshotRide[]>({
   label: 'Wait times',
   keyOf: (park) => park.slug,
   async fetch(park) {
@@ -58,22 +45,35 @@ const relay = relayCache<Park, SnapshotRide[], HistoryContext, HistoryHead>({
   async writeStored(park, { fetchedAt, value }) {
     await writeRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema, { fetchedAt, rides: value });
   },
-  extras: {
-    readAhead: (park) => readHistoryHead(blobsHistory(park.slug)),
-    async afterFetch(park, { fetchedAt, value }, { later, ahead }) {
-      const snapshot = { fetchedAt, rides: value };
-      // The day record serves /api/wait-times/history, not this answer; losing one write must not
-      // cost trend and forecast.
-      const [context] = await Promise.all([
-        recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone, { later, head: ahead }),
-        finishLater(`record the day of ${park.slug}`, () => recordDay(park, snapshot), later),
-      ]);
-      return context;
-    },
-    afterRestore: (park, { fetchedAt }, ahead) => readContext(blobsHistory(park.slug), fetchedAt, ahead),
-    unavailable: NO_CONTEXT,
-  },
 });
+
+/** Each park's newest snapshot time and its history context, derived once per snapshot. */
+const contexts = new Map<string, { fetchedAt: number; context: Promise<HistoryContext> }>();
+
+/**
+ * The sample about 30 minutes before a snapshot and the profile: recorded (with the day record)
+ * when this instance fetched the snapshot from the upstream, else only read. Blobs failing costs
+ * trend and forecast, never the answer.
+ */
+function contextOf(park: Park, snapshot: ParkSnapshot, fromUpstream: boolean, later: AfterAnswer | undefined) {
+  const known = contexts.get(park.slug);
+  if (known?.fetchedAt === snapshot.fetchedAt) return known.context;
+  const history = blobsHistory(park.slug);
+  const context = (
+    fromUpstream
+      ? Promise.all([
+          recordSample(history, sampleOf(snapshot), park.timezone, later),
+          // The day record serves /api/wait-times/history, not this answer.
+          finishLater(`record the day of ${park.slug}`, () => recordDay(park, snapshot), later),
+        ]).then(([recorded]) => recorded)
+      : readContext(history, snapshot.fetchedAt)
+  ).catch((error: Error) => {
+    console.warn(`Wait times (${park.slug}): could not read or record the history: ${error.message}`);
+    return NO_CONTEXT;
+  });
+  contexts.set(park.slug, { fetchedAt: snapshot.fetchedAt, context });
+  return context;
+}
 
 /** The park named by the `park` query parameter: 400 when missing, 404 when unknown. */
 export function parkFromQuery(value: string | null): Park {
@@ -92,12 +92,11 @@ export async function getWaitTimes(
   park: Park,
   { later }: { later?: AfterAnswer | undefined } = {},
 ): Promise<WaitTimesResult> {
-  const { fetchedAt, value, extra, maxAgeSeconds, fallback } = await relay.get(park, { later });
+  const { fetchedAt, value, fromUpstream, maxAgeSeconds, fallback } = await relay.get(park, { later });
+  const snapshot = { fetchedAt, rides: value };
+  const { earlier, profile } = await contextOf(park, snapshot, fromUpstream, later);
   return {
-    body: waitTimesBody({ fetchedAt, rides: value }, extra.earlier, {
-      profile: extra.profile,
-      timeZone: park.timezone,
-    }),
+    body: waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone }),
     maxAgeSeconds,
     fallback,
   };
@@ -106,6 +105,7 @@ export async function getWaitTimes(
 /** Forgets everything kept in memory (tests start each case cold). */
 export function resetWaitTimesMemory(): void {
   relay.reset();
+  contexts.clear();
 }
 
 /**

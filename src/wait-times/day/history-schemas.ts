@@ -16,18 +16,6 @@ const unixMs = z.int().check(z.minimum(0));
 const localDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 const postedWait = z.int().check(z.minimum(0));
 
-/** What `z.nullable(postedWait)` takes, as one test. */
-const isPostedWaitOrNull = (value: unknown) => value === null || (Number.isSafeInteger(value) && Number(value) >= 0);
-
-/**
- * A ride's stored waits, each checked as `z.nullable(postedWait)` would check it, in one loop. A
- * late-day record of a 60-ride park holds about 10 000 waits; zod's check of each array element
- * took about 40 ms of a cold process to read one (one loop per ride: a few; docs/netlify.md).
- */
-const storedWaits = z.custom<(number | null)[]>((value) => Array.isArray(value) && value.every(isPostedWaitOrNull), {
-  message: 'waits must be whole minutes, or null while closed',
-});
-
 /**
  * Stored: one park's samples of one local day, by column (one `times` axis, each ride's waits in
  * step with it) so that a day of a 60-ride park stays near 60 KB. `null`: closed or not listed.
@@ -37,7 +25,7 @@ export const DayRecordSchema = z
     version: z.literal(1),
     date: localDate,
     times: z.array(unixMs).check(z.maxLength(MAX_DAY_SAMPLES)),
-    rides: z.record(z.string(), z.object({ name: z.string(), waits: storedWaits })),
+    rides: z.record(z.string(), z.object({ name: z.string(), waits: z.array(z.nullable(postedWait)) })),
   })
   .check(
     z.refine((day) => Object.keys(day.rides).length <= MAX_DAY_RIDES, `at most ${MAX_DAY_RIDES} rides`),

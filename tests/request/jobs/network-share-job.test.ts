@@ -128,14 +128,6 @@ describe('sharing a new post', () => {
     });
   });
 
-  it('reads an RSS feed the same way', async () => {
-    process.env.NETWORK_FEED_URL = feed.rssUrl;
-    await baseline(post(1, 10));
-    publish(post(1, 10), post(2, 0.01));
-    await runNetworkShareJob();
-    expect(api.posts.map((p) => p.source)).toEqual(['https://example.com/posts/2/']);
-  });
-
   it('leaves a post dated in the future until its day', async () => {
     await baseline(post(1, 10));
     publish(post(1, 10), post(2, -1));

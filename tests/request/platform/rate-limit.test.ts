@@ -71,7 +71,6 @@ describe('the Blobs-backed rate limiter', () => {
   it('refuses the first hit of a period that the previous one fills, and keeps no slot for it', async () => {
     const lateInPeriod = PERIOD + 9 * HOUR - 10_000;
     for (let i = 0; i < 3; i++) await hitRateLimit(rule, '192.0.2.31', lateInPeriod + i);
-    // A new period: slot 0 is tried before the three hits still inside the window are known.
     await expect(hitRateLimit(rule, '192.0.2.31', lateInPeriod + 20_000)).rejects.toMatchObject({ status: 429 });
     await expect(listKeys('rate-limits', `rate/test/${500_000 + 9}/`)).resolves.toEqual([]);
   });

@@ -1,4 +1,3 @@
-import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getStore } from '@netlify/blobs';
@@ -40,19 +39,6 @@ describe('the Blobs module against a real Blobs server', () => {
     await raw.set('list/.tmp-write', '{}');
     await raw.set('list/real', '{}');
     await expect(listKeys('jobs', 'list/')).resolves.toEqual(['list/real']);
-  });
-
-  it('talks to Blobs over node:http, whose first request costs a cold start less than fetch’s', async () => {
-    const paths: string[] = [];
-    const seen = ({ request }: { request: http.ClientRequest }) => paths.push(request.path);
-    diagnostics.subscribe('http.client.request.start', seen as (message: unknown) => void);
-    try {
-      await writeRecord('jobs', 'transport', Record, { n: 1 });
-      await readRecord('jobs', 'transport', Record);
-    } finally {
-      diagnostics.unsubscribe('http.client.request.start', seen as (message: unknown) => void);
-    }
-    expect(paths.filter((path) => path.includes(':jobs/transport'))).toHaveLength(2);
   });
 });
 

@@ -141,25 +141,6 @@ describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () =>
     await importWithoutPackages(chunks);
   });
 
-  it("takes packages' Netlify builds: ofetch uses the runtime's fetch and brings no node-fetch", async () => {
-    const sourcesIn = async (dir: string) => {
-      const files = (await readdir(path.join(copy, dir), { recursive: true })).filter((file) => file.endsWith('.mjs'));
-      return Promise.all(files.map((file) => readFile(path.join(copy, dir, file), 'utf8')));
-    };
-    for (const dir of [BUNDLED_FUNCTIONS_DIR, '.netlify/build']) {
-      const sources = await sourcesIn(dir);
-      // The message only ofetch's Netlify build has, and the variable only its Node build reads.
-      expect(
-        sources.some((source) => source.includes('[ofetch] global.fetch is not supported')),
-        dir,
-      ).toBe(true);
-      expect(
-        sources.filter((source) => source.includes('FETCH_KEEP_ALIVE')),
-        dir,
-      ).toEqual([]);
-    }
-  });
-
   it('gives every user function a path or a schedule, and no path and method to two functions', async () => {
     const functions = await userFunctions();
     const claims = new Map<string, string>();

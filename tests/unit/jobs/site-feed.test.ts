@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_FIXTURES_DIR, readFixture } from '../../../scripts/fake-job-services.mts';
-import { decodeXmlText, parseSiteFeed } from '../../../src/jobs/site-feed.ts';
+import { parseSiteFeed } from '../../../src/jobs/site-feed.ts';
 
 const FEED_URL = 'https://example.com/feed.json';
 
@@ -67,47 +67,13 @@ describe('reading a JSON Feed', () => {
   });
 });
 
-describe('reading an RSS 2.0 feed', () => {
-  const posts = parseSiteFeed(readFixture(JOB_FIXTURES_DIR, 'post-feed.rss.xml'), 'https://example.com/rss.xml');
-
-  it('keeps the items with a link or a permalink guid, dated oldest first, undated last', () => {
-    expect(posts.map((post) => post.id)).toEqual([
-      'https://example.com/posts/guid-only/',
-      'post-2026-11-17-fast-and-slow',
-      'https://example.com/posts/rope-drop-strategy/',
-      'https://example.com/posts/hello-world/',
-    ]);
-    expect(posts.at(-1)?.publishedAt).toBeNull();
-  });
-
-  it('decodes entities, character references and CDATA, and reads the description as text', () => {
-    expect(posts[1]).toEqual({
-      id: 'post-2026-11-17-fast-and-slow',
-      url: 'https://example.com/posts/fast-and-slow/',
-      title: 'Fast & slow: lines at "Space" – a chart',
-      summary: 'Waits compared hour by hour.',
-      publishedAt: Date.parse('2026-11-17T12:00:00Z'),
-    });
-    expect(posts[2]?.summary).toBe('Where to be at opening, and why the first 45 minutes matter most.');
-  });
-
-  it.each([
-    ['a DTD (entity expansion)', '<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY a "b">]><rss><channel></channel></rss>'],
-    ['an Atom feed', '<feed xmlns="http://www.w3.org/2005/Atom"><entry></entry></feed>'],
-    ['an HTML page', '<!doctype html><html><body>Maintenance</body></html>'],
-    ['RSS without a channel', '<rss version="2.0"><item><link>https://example.com/</link></item></rss>'],
-    ['a truncated document', '<rss version="2.0"><channel><item><link>https://example.com/</link></item>'],
-  ])('refuses %s', (_name, text) => {
-    expect(() => parseSiteFeed(text, FEED_URL)).toThrow(/post feed/);
-  });
-});
-
-describe('telling formats apart', () => {
+describe('refusing what is not a JSON Feed', () => {
   it.each([
     ['plain text', 'Service Unavailable'],
     ['JSON that is not a feed', '{"items":[]}'],
     ['an unknown feed version', '{"version":"https://jsonfeed.org/version/2","items":[]}'],
     ['broken JSON', '{"version":'],
+    ['an RSS document', '<?xml version="1.0"?><rss version="2.0"><channel></channel></rss>'],
   ])('refuses %s', (_name, text) => {
     expect(() => parseSiteFeed(text, FEED_URL)).toThrow(/post feed/);
   });
@@ -115,17 +81,5 @@ describe('telling formats apart', () => {
   it('accepts a byte order mark and leading whitespace', () => {
     const text = `\uFEFF  \n${JSON.stringify({ version: 'https://jsonfeed.org/version/1.1', items: [] })}`;
     expect(parseSiteFeed(text, FEED_URL)).toEqual([]);
-  });
-});
-
-describe('XML character data', () => {
-  it.each([
-    ['the five entities', '&lt;a&gt; &amp; &quot;b&quot; &apos;c&apos;', '<a> & "b" \'c\''],
-    ['decimal and hex references', '&#8211; &#x1F3A2;', '– 🎢'],
-    ['CDATA verbatim', '<![CDATA[<p>&amp;</p>]]> &amp;', '<p>&amp;</p> &'],
-    ['an unknown entity left as it is', '&nbsp;&bogus;', '&nbsp;&bogus;'],
-    ['an out-of-range reference left as it is', '&#x110000;', '&#x110000;'],
-  ])('decodes %s', (_name, raw, text) => {
-    expect(decodeXmlText(raw)).toBe(text);
   });
 });

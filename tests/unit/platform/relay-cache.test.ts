@@ -3,7 +3,6 @@ import {
   RELAY_BACKOFF_MS,
   RELAY_FALLBACK_MAX_AGE_MS,
   RELAY_FRESH_FOR_MS,
-  type RelayExtras,
   relayCache,
   type Timed,
 } from '../../../src/platform/relay-cache.ts';
@@ -13,15 +12,13 @@ const MINUTE = 60 * SECOND;
 const START = 1_700_000_000_000;
 
 /** An upstream whose answers the test releases one by one, on a clock the test moves. */
-function harness(
-  options: { extras?: RelayExtras<string, string, string, string>; writesWaitFor?: Promise<void> } = {},
-) {
+function harness(options: { writesWaitFor?: Promise<void> } = {}) {
   let clock = START;
   const pending: { resolve(value: string): void; reject(error: Error): void }[] = [];
   const stored = new Map<string, Timed<string>>();
   const calls = { fetch: 0, readStored: 0, writeStored: 0 };
   let storageDown = false;
-  const relay = relayCache<string, string, string, string>({
+  const relay = relayCache<string, string>({
     label: 'Test relay',
     keyOf: (key) => key,
     fetch: () => {
@@ -39,7 +36,6 @@ function harness(
       if (storageDown) throw new Error('storage down');
       stored.set(key, timed);
     },
-    ...(options.extras ? { extras: options.extras } : {}),
     now: () => clock,
   });
   return {
@@ -254,64 +250,12 @@ describe('the relay cache', () => {
     expect(h.calls.writeStored).toBe(1);
   });
 
-  it('reads ahead for the extras once per refresh, while the upstream is asked, and hands it to them', async () => {
-    const aheadReads: string[] = [];
-    let aheadFails = false;
-    const h = harness({
-      extras: {
-        readAhead: async (key) => {
-          aheadReads.push(key);
-          if (aheadFails) throw new Error('history down');
-          return `ahead ${aheadReads.length}`;
-        },
-        afterFetch: async (_key, timed, { ahead }) => `fetched ${timed.value} with ${ahead}`,
-        afterRestore: async (_key, timed, ahead) => `restored ${timed.value} with ${ahead}`,
-        unavailable: 'none',
-      },
-    });
-    const cold = h.relay.get('k');
-    await vi.waitFor(() => expect(h.calls.fetch).toBe(1));
-    expect(aheadReads).toEqual(['k']); // already read while the upstream has not answered
-    await h.settle('first');
-    expect((await cold).extra).toBe('fetched first with ahead 1');
-
-    h.relay.reset();
-    expect((await h.relay.get('k')).extra).toBe('restored first with ahead 2');
-
-    aheadFails = true;
-    h.advance(RELAY_FRESH_FOR_MS);
-    const refreshed = h.relay.get('k');
-    await h.settle('second');
-    expect((await refreshed).extra).toBe('fetched second with undefined');
-    expect(aheadReads).toHaveLength(3);
-  });
-
-  it('derives extras once per fetch, reads them for restored data, and stands in when they fail', async () => {
-    const recorded: number[] = [];
-    let failExtras = false;
-    const h = harness({
-      extras: {
-        afterFetch: async (_key, timed) => {
-          recorded.push(timed.fetchedAt);
-          if (failExtras) throw new Error('history down');
-          return `recorded ${timed.value}`;
-        },
-        afterRestore: async (_key, timed) => `read ${timed.value}`,
-        unavailable: 'none',
-      },
-    });
+  it('says whether the data came from its own upstream fetch or from shared storage', async () => {
+    const h = harness();
     const cold = Array.from({ length: 3 }, () => h.relay.get('k'));
     await h.settle('first');
-    expect((await Promise.all(cold)).map((answer) => answer.extra)).toEqual(Array(3).fill('recorded first'));
-    expect(recorded).toEqual([START]);
-
+    expect((await Promise.all(cold)).map((answer) => answer.fromUpstream)).toEqual([true, true, true]);
     h.relay.reset();
-    expect((await h.relay.get('k')).extra).toBe('read first');
-
-    failExtras = true;
-    h.advance(RELAY_FRESH_FOR_MS);
-    const refreshed = h.relay.get('k');
-    await h.settle('second');
-    expect(await refreshed).toMatchObject({ value: 'second', extra: 'none' });
+    expect(await h.relay.get('k')).toMatchObject({ value: 'first', fromUpstream: false });
   });
 });
