@@ -75,6 +75,8 @@ if (process.argv[1] === SELF && process.env.BENCH_DATA_DIR) {
   const { startSite } = await import('../server/runtime.mts');
   const dataDir = process.env.BENCH_DATA_DIR;
   const site = await startSite({ host: '127.0.0.1', port: 0, siteUrl: 'http://localhost:4321', dataDir, root: ROOT });
+  // A bench that dies leaves no server behind.
+  process.once('disconnect', () => process.exit(0));
   process.on('message', async (message: Message) => {
     if ('advanceMs' in message) offsetMs += message.advanceMs;
     if ('heap' in message) globalThis.gc?.();
