@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * Netlify's own CLI, kept outside the project's dependencies (about 350 MB) in .cache/netlify-cli,
  * and run on a copy of the project: `netlify build` writes dist/ and .netlify/, which must not
- * replace the local build. Used by `npm run verify:netlify` and the cold-start bench.
+ * replace the local build. Used by `npm run verify:netlify` and the function-size bench.
  */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_DIR = path.join(ROOT, '.cache/netlify-cli');
