@@ -22,8 +22,7 @@ module.exports = {
     {
       name: 'widget-takes-only-types',
       severity: 'error',
-      comment:
-        'The widget ships to browsers as one small file (scripts/build-widget.mts): from the rest it takes types only.',
+      comment: 'The widget is one small browser script (scripts/build-widget.mts): it takes only types from the rest.',
       from: { path: '^src/widget/' },
       to: { pathNot: '^src/widget/', dependencyTypesNot: ['type-only'] },
     },

@@ -50,7 +50,7 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
   };
 }
 
-/** One chart's series: waits at each of the day's `times`, the usual wait per half hour, now and soon. */
+/** One chart's series: a wait per sample of the day, a usual wait per half hour, now and soon. */
 export type Series = {
   width: number;
   height: number;
@@ -63,9 +63,9 @@ export type Series = {
 const fixed = (value: number) => Math.round(value * 10) / 10;
 
 /**
- * SVG paths of a series against its usual day, by the class that draws each: the usual wait per half
- * hour as a band, today's waits as a line (broken while closed), a line at now, now as a dot and the
- * forecast as a dashed step to a dot; '' for what is not known.
+ * SVG paths of a series against its usual day, by the class that draws each: the usual wait per
+ * half hour as a band, today's waits as a line (broken while closed), a line at now, now as a dot
+ * and the forecast as a dashed step to a dot; '' for what is not known.
  */
 export function chartPaths(view: DayView, { width, height, waits, usual, nowWait, soon }: Series) {
   const x = (t: number) => fixed(((t - view.start) / (view.end - view.start)) * width);

@@ -41,7 +41,7 @@ class ParkWaits extends HTMLElement {
   /** The park's day so far (GET /api/wait-times/history), or null. */
   #day: WaitHistory | null = null;
   #problem: Problem | null = null;
-  /** The endpoint the data belongs to, and its storage key: a move keeps it, a new park does not. */
+  /** The endpoint the data belongs to, and its storage key: kept by a move, not by a new park. */
   #endpointShown = '';
   #ticker: ReturnType<typeof setInterval> | undefined;
   #poller = new Poller({

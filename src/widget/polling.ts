@@ -11,7 +11,7 @@ const TIMEOUT_MS = 15_000;
 
 /** What went wrong last. */
 export type Problem = 'offline' | 'failed' | 'unknown-park' | 'no-park';
-/** How one request ended: new data, or a problem with the server's Retry-After (ms) and the error. */
+/** How one request ended: new data, or a problem with the server's Retry-After (ms), the error. */
 export type Outcome = { data: WaitTimes } | { problem: Problem; retryAfter?: number; error?: unknown };
 
 /**
@@ -49,7 +49,7 @@ export class Poller {
     return this.#request !== null;
   }
 
-  /** Starts over (a new endpoint); saved data the API would still answer with waits until it ages out. */
+  /** Starts over (a new endpoint); saved data the API would still answer with waits until then. */
   reset(savedAt?: number): void {
     this.#failures = 0;
     this.#lastFetchAt = 0;
@@ -77,7 +77,7 @@ export class Poller {
     this.arm();
   }
 
-  /** Sets the timer for what is due; nothing runs while the page is hidden, and it catches up on show. */
+  /** Sets the timer for what is due; none while the page is hidden (it catches up when shown). */
   arm(): void {
     clearTimeout(this.#timer);
     if (this.#dueAt === null || !this.#running || this.#host.hidden()) return;

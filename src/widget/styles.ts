@@ -1,4 +1,4 @@
-/** The shadow root's styles; embedders restyle through --park-waits-* and ::part() (docs/wait-times.md). */
+/** Styles of the shadow root; pages adjust them through --park-waits-* and ::part(). */
 export const CSS = `
 :host {
   --_bg: var(--park-waits-bg, light-dark(#fff, #16181d));

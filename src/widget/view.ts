@@ -78,7 +78,7 @@ function chart(view: DayView, series: Series, cls: string, label?: string): SVGE
   );
 }
 
-/** "45 min now, usually 30 at this hour, about 50 in half an hour", or as much of it as is known. */
+/** "45 min now, usually 30 at this hour, about 50 in half an hour", or as much as is known. */
 function sentence(ride: Ride, usualNow: number | null | undefined): string {
   const usually = known(usualNow) ? `usually ${usualNow} at this hour` : 'no usual wait learned for this hour yet';
   if (!ride.open) return `Closed now, ${usually}`;

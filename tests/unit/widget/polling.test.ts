@@ -9,8 +9,8 @@ const SPREAD = 5_000;
 const waitTimes = (updatedAt: number): WaitTimes => ({ updatedAt, source: 'queue-times.com', rides: [] });
 
 /**
- * A poller on a fake clock whose requests get new data from now (unless `answerWith` says otherwise),
- * recording when each request went out, what its element was told, and the page's state.
+ * A poller on a fake clock whose requests get new data from now (unless `answerWith` says
+ * otherwise), recording when each request went out, what its element was told and the page's state.
  */
 function polling() {
   const page = { hidden: false, offline: false };
