@@ -17,7 +17,14 @@ module.exports = {
       severity: 'error',
       comment: 'The platform serves every feature and knows none of them (docs/architecture.md).',
       from: { path: '^src/platform/' },
-      to: { path: '^src/(wait-times|location|contact|jobs|photo-feed|discovery)/' },
+      to: { path: '^src/(wait-times|location|contact|jobs|photo-feed|discovery|widget)/' },
+    },
+    {
+      name: 'widget-takes-only-types',
+      severity: 'error',
+      comment: 'The widget is one small browser script (scripts/build-widget.mts): it takes only types from the rest.',
+      from: { path: '^src/widget/' },
+      to: { pathNot: '^src/widget/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'features-off-the-platform-sdk',

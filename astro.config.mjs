@@ -4,6 +4,7 @@ import { cacheNetlify } from '@astrojs/netlify/cache';
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
 import { recordBuildSite } from './scripts/build-record.mts';
+import { widgetBuild } from './scripts/build-widget.mts';
 import { bundleNetlifyFunctions } from './scripts/bundle-functions.mts';
 import { onNetlify, resolveSiteUrl } from './src/platform/site-url.ts';
 
@@ -36,8 +37,8 @@ export default defineConfig({
   session: false,
   // Netlify: the functions in netlify/functions are bundled with their dependencies (cold start,
   // scripts/bundle-functions.mts). Locally: the runtime refuses to serve a build made for another
-  // SITE_URL (scripts/build-record.mts).
-  integrations: netlifyBuild ? [bundleNetlifyFunctions()] : [recordBuildSite(site)],
+  // SITE_URL (scripts/build-record.mts). Both: the widget is built from src/widget/ into public/.
+  integrations: [widgetBuild(), ...(netlifyBuild ? [bundleNetlifyFunctions()] : [recordBuildSite(site)])],
   trailingSlash: 'ignore',
   // Astro serves no POST of ours (those are Netlify functions); unsupported methods get our 405.
   security: {

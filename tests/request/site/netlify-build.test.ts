@@ -101,6 +101,12 @@ describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () =>
     );
   });
 
+  it('publishes the widget, bundled from src/widget/ into one script without imports', async () => {
+    const widget = await readFile(path.join(copy, 'dist/widgets/park-waits.js'), 'utf8');
+    expect(widget).toContain('customElements.define(TAG, ParkWaits)');
+    expect(widget).not.toMatch(/^\s*import\b/m);
+  });
+
   it('emits one SSR function that claims every path but prefers static files', async () => {
     const ssr = await readFile(path.join(copy, '.netlify/v1/functions/ssr/ssr.mjs'), 'utf8');
     expect(ssr).toMatch(/path:\s*'\/\*'/);

@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import type { AstroIntegration } from 'astro';
+import { build } from 'esbuild';
+
+/** The served file's header: what an embedder reads first. */
+const HEADER = `/**
+ * <park-waits park="epcot"></park-waits>: live ride waits for one park, and each ride's day so far
+ * against its usual day. One classic script, no dependencies, built from src/widget/ (TypeScript):
+ *   <script src="https://SITE/widgets/park-waits.js" defer></script>
+ * Attributes, styling (--park-waits-* properties, ::part()s) and refreshing: docs/wait-times.md,
+ * "Embedding the wait-times widget".
+ */`;
+
+/** Bundles the <park-waits> element into public/widgets/park-waits.js (git ignores it). */
+export async function buildWidget(root = fileURLToPath(new URL('..', import.meta.url))): Promise<void> {
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['src/widget/element.ts'],
+    outfile: 'public/widgets/park-waits.js',
+    bundle: true,
+    format: 'iife',
+    // Class fields and private members as written, not rewritten into helpers.
+    target: 'es2022',
+    charset: 'utf8',
+    banner: { js: HEADER },
+    logLevel: 'error',
+  });
+}
+
+/** Astro integration: the widget is written into public/ before the build copies public/ out. */
+export function widgetBuild(): AstroIntegration {
+  return { name: 'site-api:widget', hooks: { 'astro:build:start': () => buildWidget() } };
+}

@@ -1,0 +1,164 @@
+import type { Ride, Trend } from '../wait-times/wait-times-schemas.ts';
+import { chartPaths, type DayView, known, parkSeries, type Series } from './chart-math.ts';
+
+type Child = Node | string | null | undefined | false;
+type Attributes = Record<string, string | boolean | null | undefined>;
+
+/** A DOM element with attributes and children; text always goes in as text, never as markup. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== false && value != null) node.setAttribute(name, value === true ? '' : value);
+  }
+  node.append(...children.flat().filter((child): child is Node | string => child != null && child !== false));
+  return node;
+}
+
+function svg(tag: string, attributes: Attributes, ...children: Child[]): SVGElement {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag) as SVGElement;
+  for (const [name, value] of Object.entries(attributes)) if (typeof value === 'string') node.setAttribute(name, value);
+  node.append(...children.filter((child): child is Node => !!child));
+  return node;
+}
+
+export const hidden = (text: string) => h('span', { class: 'vh' }, text);
+const minutes = (value: number) => [String(value), h('span', { class: 'unit' }, ' min')];
+const symbol = (glyph: string) => h('span', { 'aria-hidden': 'true' }, glyph);
+
+export function ago(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 60_000));
+  if (total < 1) return 'just now';
+  if (total < 60) return `${total} min ago`;
+  const hours = Math.floor(total / 60);
+  return total % 60 ? `${hours} h ${total % 60} min ago` : `${hours} h ago`;
+}
+
+function clock(at: number, timeZone: string): string {
+  try {
+    return new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', timeZone }).format(at);
+  } catch {
+    return new Date(at).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+  }
+}
+
+const TRENDS: Record<Trend, [string, string]> = { up: ['↑', 'rising'], down: ['↓', 'falling'], flat: ['→', 'steady'] };
+
+export function row(ride: Ride, view: DayView | null): HTMLTableRowElement {
+  const trend = Object.hasOwn(TRENDS, ride.trend) ? ride.trend : 'flat';
+  const [arrow, word] = TRENDS[trend];
+  return h(
+    'tr',
+    { part: ride.open ? 'row' : 'row closed-row', class: ride.open ? null : 'closed' },
+    h('th', { scope: 'row' }, ride.name),
+    h('td', { class: 'num' }, ride.open ? minutes(ride.wait) : 'Closed'),
+    ride.open
+      ? h('td', { class: `trend ${trend}` }, symbol(arrow), hidden(word))
+      : h('td', { class: 'trend none' }, symbol('–'), hidden('none')),
+    ride.open && known(ride.forecast)
+      ? h('td', { class: 'num' }, minutes(ride.forecast))
+      : h('td', { class: 'num none' }, symbol('–'), hidden('no forecast')),
+    dayCell(ride, view),
+  );
+}
+
+/** A chart of one series, stretched to the space it gets; strokes and dots keep their size. */
+function chart(view: DayView, series: Series, cls: string, label?: string): SVGElement {
+  const frame = { class: cls, viewBox: `0 0 ${series.width} ${series.height}`, preserveAspectRatio: 'none' };
+  const paths = chartPaths(view, series);
+  return svg(
+    'svg',
+    label ? { ...frame, role: 'img', 'aria-label': label } : { ...frame, 'aria-hidden': 'true', focusable: 'false' },
+    ...Object.entries(paths).map(
+      ([name, d]) => d && svg('path', { class: name, d, 'vector-effect': name !== 'usual' && 'non-scaling-stroke' }),
+    ),
+  );
+}
+
+/** "45 min now, usually 30 at this hour, about 50 in half an hour", or as much as is known. */
+function sentence(ride: Ride, usualNow: number | null | undefined): string {
+  const usually = known(usualNow) ? `usually ${usualNow} at this hour` : 'no usual wait learned for this hour yet';
+  if (!ride.open) return `Closed now, ${usually}`;
+  const soon = known(ride.forecast) ? `, about ${ride.forecast} in half an hour` : '';
+  return `${ride.wait} min now, ${usually}${soon}`;
+}
+
+function dayCell(ride: Ride, view: DayView | null): HTMLTableCellElement {
+  const day = view?.byName.get(ride.name);
+  if (!view || !day) return h('td', { class: 'day none' }, symbol('–'), hidden('no history today'));
+  const usualNow = day.usual[view.nowIndex];
+  const [nowWait, soon] = ride.open ? [ride.wait, ride.forecast] : [null, null];
+  return h(
+    'td',
+    { class: 'day', part: 'day' },
+    chart(view, { width: 120, height: 36, waits: day.waits, usual: day.usual, nowWait, soon }, 'chart'),
+    h('span', { class: 'usually', 'aria-hidden': 'true' }, known(usualNow) ? `usually ${usualNow}` : ''),
+    hidden(`${sentence(ride, usualNow)}.`),
+  );
+}
+
+const CROWD = {
+  busier: (pct: number) => `Busier than usual today: waits are ${pct} % longer than usual at these hours.`,
+  quieter: (pct: number) => `Quieter than usual today: waits are ${pct} % shorter than usual at these hours.`,
+  usual: () => 'A usual day: waits are about as long as usual at these hours.',
+};
+
+/** The park's crowd level in words and its average wait today against the usual day. */
+export function summary(view: DayView): Node[] {
+  const { crowd, timeZone } = view.day;
+  const word = crowd?.level && Object.hasOwn(CROWD, crowd.level) ? crowd.level : null;
+  const text = word
+    ? CROWD[word](Math.round(Math.abs((crowd.ratio ?? 1) - 1) * 100))
+    : 'Not enough history yet to compare today with a usual day.';
+  const basis =
+    word && known(crowd.since)
+      ? ` Compared ${crowd.comparisons} readings of ${crowd.rides} rides since ${clock(crowd.since, timeZone)}.`
+      : '';
+  const { waits, usual, nowWait, usualNow } = parkSeries(view);
+  const label = `Average wait across rides today against a usual day${
+    known(nowWait) ? `: ${nowWait} min now${known(usualNow) ? `, usually ${usualNow} at this hour` : ''}` : ''
+  }.`;
+  return [
+    h('p', {}, h('span', { class: 'crowd', part: 'crowd' }, text), basis),
+    chart(view, { width: 300, height: 60, waits, usual, nowWait, soon: null }, 'park-chart', label),
+    h(
+      'p',
+      { class: 'axis', 'aria-hidden': 'true' },
+      h('span', {}, clock(view.start, timeZone)),
+      h('span', {}, 'line: today · band: usual'),
+      h('span', {}, clock(view.end, timeZone)),
+    ),
+  ];
+}
+
+const SORT_NAMES = { name: 'Name', 'wait-desc': 'Longest wait', 'wait-asc': 'Shortest wait' };
+
+/** The element's fixed parts, filled in on every render. */
+export function frame() {
+  const openOnly = h('input', { type: 'checkbox', part: 'open-only' });
+  const sort = h('select', { part: 'sort' });
+  sort.append(...Object.entries(SORT_NAMES).map(([value, name]) => h('option', { value }, name)));
+  const labels = [h('label', {}, openOnly, 'Open rides only'), h('label', {}, 'Sort by', sort)];
+  const toolbar = h('div', { class: 'toolbar', part: 'toolbar' }, labels);
+  const status = h('p', { class: 'status', part: 'status', role: 'status' });
+  const caption = h('caption', { part: 'caption' });
+  const rows = h('tbody');
+  const heading = (cls: string | null, ...text: Child[]) => h('th', { scope: 'col', class: cls }, ...text);
+  const headings = [
+    heading(null, 'Ride'),
+    heading('num', 'Wait'),
+    heading('trend', 'Trend', hidden(' over the last 30 minutes')),
+    heading('num', hidden('Forecast '), 'In 30 min'),
+    heading('day', 'Today', hidden(' against a usual day')),
+  ];
+  const table = h('table', { part: 'table' }, caption, h('thead', {}, h('tr', {}, headings)), rows);
+  const [time, age, summary] = [h('time'), h('span', { part: 'age' }), h('div', { class: 'summary', part: 'summary' })];
+  // The provider's terms: "Powered by Queue-Times.com", linked, shown wherever its data is.
+  const attribution = h('a', { href: 'https://queue-times.com/', part: 'attribution' }, 'Powered by Queue-Times.com');
+  const footer = h('p', { class: 'footer', part: 'footer' }, age, attribution);
+  const root = h('div', { class: 'frame', part: 'frame' }, toolbar, status, summary, table, footer);
+  return { root, openOnly, sort, toolbar, status, caption, rows, table, time, age, summary };
+}
