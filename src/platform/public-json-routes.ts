@@ -4,7 +4,7 @@ import { MethodNotAllowedError } from './errors.ts';
 import { type AfterAnswer, errorResponse, respond } from './http.ts';
 
 /** Public, anonymous GET responses may be read by any origin. */
-export const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = {
+const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'ETag, Retry-After, Link',
 };
@@ -13,7 +13,7 @@ export const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = {
  * Browsers revalidate on every use (cheap with the ETag) while the CDN or the route cache keeps
  * the response; see https://docs.netlify.com/platform/caching/ ("Cache-Control" vs CDN headers).
  */
-export const REVALIDATE_IN_BROWSER = 'public, max-age=0, must-revalidate';
+const REVALIDATE_IN_BROWSER = 'public, max-age=0, must-revalidate';
 
 /**
  * Netlify's CDN keys a function's answer on the whole query string unless told otherwise, so
@@ -23,7 +23,7 @@ export const REVALIDATE_IN_BROWSER = 'public, max-age=0, must-revalidate';
  * so routes that read none send the same list.
  * https://docs.netlify.com/build/caching/caching-overview/ ("Netlify-Vary")
  */
-export const NETLIFY_VARY = 'query=park';
+const NETLIFY_VARY = 'query=park';
 
 /**
  * How long the route cache (Netlify's CDN in production) may keep an answer, and what it is:
@@ -45,7 +45,7 @@ export interface PublicAnswer {
 }
 
 /** The cache tags of an answer (see `RouteCache`). */
-export function cacheTags({ kind, park }: Pick<RouteCache, 'kind' | 'park'>): string[] {
+function cacheTags({ kind, park }: Pick<RouteCache, 'kind' | 'park'>): string[] {
   return park ? [kind, `${kind}:${park}`, `park:${park}`] : [kind];
 }
 
@@ -63,6 +63,7 @@ export function publicJsonRoutes(
   otherMethods: readonly string[] = [],
 ): { GET: APIRoute; HEAD: APIRoute; OPTIONS: APIRoute; ALL: APIRoute } {
   const allow = [...READ_METHODS, ...otherMethods];
+  // Errors too: Netlify expects one `Netlify-Vary` on every response of a URL.
   const headers = { ...PUBLIC_CORS_HEADERS, 'Netlify-Vary': NETLIFY_VARY };
   const GET: APIRoute = async (context) => {
     try {
