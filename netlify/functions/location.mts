@@ -7,7 +7,7 @@ import {
   requireLocationOwner,
 } from '../../src/location/location.ts';
 import { invalidateRouteCache } from '../../src/platform/cache/route-cache.ts';
-import { errorResponse, jsonResponse, NO_STORE } from '../../src/platform/http.ts';
+import { errorResponse, respond } from '../../src/platform/http.ts';
 import { readBody } from '../../src/platform/request-body.ts';
 
 /**
@@ -20,11 +20,11 @@ export default async (request: Request, context: Context): Promise<Response> => 
   const later = (task: Promise<unknown>) => context.waitUntil(task);
   try {
     await requireLocationOwner(request, context.ip, later);
-    if (isEmptyOwnTracksPost(request)) return jsonResponse([], { headers: { 'Cache-Control': NO_STORE } });
+    if (isEmptyOwnTracksPost(request)) return respond({ json: [] });
     const { value } = await readBody(request, { maxBytes: MAX_BODY_BYTES, accept: ['json'] });
     const { answer, changed } = await receiveLocationUpdate(value, { later });
     if (changed) await invalidateRouteCache([LOCATION_CACHE_TAG], later);
-    return jsonResponse(answer, { headers: { 'Cache-Control': NO_STORE } });
+    return respond({ json: answer });
   } catch (error) {
     return errorResponse(error);
   }

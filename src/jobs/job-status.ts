@@ -32,6 +32,8 @@ export const SHARE_STALE_AFTER_MS = 3 * HOUR;
 export const ABANDONED_AFTER_MS = 10 * 60_000;
 /** CONTRACT: the token is not `fresh` within 7 days of its expiry. */
 export const TOKEN_FRESH_MARGIN_MS = 7 * DAY;
+/** The jobs run daily and hourly; a minute of caching keeps a busy monitor off Blobs without hiding a run for long. */
+export const JOB_STATUS_CACHE_SECONDS = 60;
 
 export interface JobRecords {
   last: StoredRun | null;

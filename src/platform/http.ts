@@ -17,18 +17,6 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = {
   Link: API_CATALOG_LINK,
 };
 
-/** Public, anonymous GET responses may be read by any origin. */
-export const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'ETag, Retry-After, Link',
-};
-
-/**
- * Browsers revalidate on every use (cheap with the ETag) while the CDN or the route cache keeps
- * the response; see https://docs.netlify.com/platform/caching/ ("Cache-Control" vs CDN headers).
- */
-export const REVALIDATE_IN_BROWSER = 'public, max-age=0, must-revalidate';
-
 /**
  * Hands work the answer does not depend on to the platform, to finish after the response is sent:
  * Netlify's `context.waitUntil` (https://docs.netlify.com/build/functions/api/#netlify-specific-context-object).
@@ -61,16 +49,37 @@ export function etagFor(body: string | Uint8Array): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
-/** A JSON response with our base headers and, when `etag` is set, a validator for the body. */
-export function jsonResponse(
-  body: unknown,
-  init: { status?: number; headers?: Record<string, string>; etag?: boolean } = {},
-): Response {
-  const text = JSON.stringify(body);
-  const headers = new Headers({ ...BASE_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
-  for (const [name, value] of Object.entries(init.headers ?? {})) headers.set(name, value);
-  if (init.etag) headers.set('ETag', etagFor(text));
-  return new Response(text, { status: init.status ?? 200, headers });
+/**
+ * What the service answers, as a plain value: features and jobs decide it without building a
+ * `Response`, and `respond` is the one place that builds it. `etag` adds a validator of the body.
+ */
+export type Answer = { status?: number; headers?: Record<string, string> } & (
+  | { json: unknown; etag?: boolean }
+  | { html: string }
+  | { redirect: string }
+  | { empty: true }
+);
+
+/**
+ * The response for an answer, with the headers every response carries. A body is never kept by a
+ * shared cache unless the answer sets its own `Cache-Control`.
+ */
+export function respond(answer: Answer): Response {
+  const headers = new Headers(BASE_HEADERS);
+  let body: string | null = null;
+  if ('json' in answer) {
+    body = JSON.stringify(answer.json);
+    headers.set('Content-Type', 'application/json; charset=utf-8');
+    if (answer.etag) headers.set('ETag', etagFor(body));
+  } else if ('html' in answer) {
+    body = answer.html;
+    headers.set('Content-Type', 'text/html; charset=utf-8');
+  } else if ('redirect' in answer) {
+    headers.set('Location', answer.redirect);
+  }
+  if (!('empty' in answer)) headers.set('Cache-Control', NO_STORE);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) headers.set(name, value);
+  return new Response(body, { status: answer.status ?? 200, headers });
 }
 
 /** The JSON body a client sees for an HttpError (also the OpenAPI examples of error responses). */
@@ -81,65 +90,8 @@ export function errorBody(error: HttpError): Record<string, unknown> {
 /** Turns any thrown value into the response a client sees; unknown errors are logged as bugs. */
 export function errorResponse(error: unknown, headers: Record<string, string> = {}): Response {
   if (error instanceof HttpError) {
-    return jsonResponse(errorBody(error), {
-      status: error.status,
-      headers: { 'Cache-Control': NO_STORE, ...headers, ...error.headers },
-    });
+    return respond({ status: error.status, json: errorBody(error), headers: { ...headers, ...error.headers } });
   }
   console.error('Unexpected error while answering a request:', error);
-  return jsonResponse({ error: 'internal error' }, { status: 500, headers: { 'Cache-Control': NO_STORE, ...headers } });
-}
-
-/** Answers a CORS preflight for a public read-only resource. */
-export function publicPreflight(allow: readonly string[]): Response {
-  return new Response(null, {
-    status: 204,
-    headers: {
-      ...BASE_HEADERS,
-      ...PUBLIC_CORS_HEADERS,
-      'Access-Control-Allow-Methods': allow.join(', '),
-      'Access-Control-Allow-Headers': 'If-None-Match',
-      'Access-Control-Max-Age': '86400',
-      Allow: allow.join(', '),
-    },
-  });
-}
-
-/**
- * An answer as a plain value, for code that decides what to answer but should not build the
- * `Response` itself (a feature's view, a scheduled job's record); `respond` builds it.
- */
-export type Answer = { status: number; headers?: Record<string, string> } & (
-  | { json: unknown }
-  | { html: string }
-  | { redirect: string }
-  | { empty: true }
-);
-
-/** The response for an answer, with our base headers; HTML and redirects are never stored by a cache. */
-export function respond(answer: Answer): Response {
-  const headers = answer.headers ?? {};
-  if ('json' in answer) return jsonResponse(answer.json, { status: answer.status, headers });
-  const base = { ...BASE_HEADERS, ...headers };
-  if ('html' in answer) {
-    return new Response(answer.html, {
-      status: answer.status,
-      headers: { ...base, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': NO_STORE },
-    });
-  }
-  if ('redirect' in answer) {
-    return new Response(null, {
-      status: answer.status,
-      headers: { ...base, Location: answer.redirect, 'Cache-Control': NO_STORE },
-    });
-  }
-  return new Response(null, { status: answer.status, headers: base });
-}
-
-/**
- * What a scheduled function answers: the run record (no secrets: a hook is kept as a digest),
- * 500 when the run failed so that the platform's function log marks it.
- */
-export function runResponse(run: { outcome: 'success' | 'failure' }): Response {
-  return jsonResponse(run, { status: run.outcome === 'success' ? 200 : 500, headers: { 'Cache-Control': NO_STORE } });
+  return respond({ status: 500, json: { error: 'internal error' }, headers });
 }

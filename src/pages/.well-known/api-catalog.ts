@@ -1,4 +1,3 @@
-import type { APIRoute } from 'astro';
 import {
   API_CATALOG_CONTENT_TYPE,
   API_CATALOG_PATH,
@@ -9,13 +8,10 @@ import {
 } from '../../discovery/api-catalog.ts';
 import { buildOpenApiDocument } from '../../discovery/openapi-document.ts';
 import { getConfig } from '../../platform/config.ts';
-import { MethodNotAllowedError } from '../../platform/errors.ts';
-import { errorResponse, jsonResponse, PUBLIC_CORS_HEADERS, publicPreflight } from '../../platform/http.ts';
+import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 
 // On demand: a static file could not carry the linkset media type (notes/platform.md §7).
 export const prerender = false;
-
-const ALLOW = ['GET', 'HEAD', 'OPTIONS'] as const;
 
 let built: { siteUrl: string; catalog: ApiCatalog } | undefined;
 
@@ -25,25 +21,16 @@ function catalogFor(siteUrl: string): ApiCatalog {
   return built.catalog;
 }
 
-/** RFC 9727: the API catalog as Linkset JSON, for GET and (by Astro, same headers) HEAD. */
-export const GET: APIRoute = ({ cache }) => {
+/** RFC 9727: the API catalog as Linkset JSON, read-only for everyone (§8). */
+export const { GET, HEAD, OPTIONS, ALL } = publicJsonRoutes(async () => {
   const siteUrl = getConfig().SITE_URL;
-  cache.set({ maxAge: 300, tags: ['discovery'] });
-  return jsonResponse(catalogFor(siteUrl), {
-    etag: true,
+  return {
+    body: catalogFor(siteUrl),
     headers: {
-      ...PUBLIC_CORS_HEADERS,
       'Content-Type': API_CATALOG_CONTENT_TYPE,
       'Cache-Control': DISCOVERY_CACHE_CONTROL,
       Link: `<${siteLink(siteUrl, API_CATALOG_PATH)}>; rel="api-catalog"`,
     },
-  });
-};
-
-// Astro sends `ALL` a HEAD before falling back to GET, so HEAD is named: GET's headers, no body.
-export const HEAD: APIRoute = (context) => GET(context);
-
-export const OPTIONS: APIRoute = () => publicPreflight(ALLOW);
-
-/** Read-only for everyone (RFC 9727 §8). */
-export const ALL: APIRoute = () => errorResponse(new MethodNotAllowedError(ALLOW), PUBLIC_CORS_HEADERS);
+    cache: { maxAge: 300, kind: 'discovery' },
+  };
+});

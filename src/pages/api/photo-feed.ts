@@ -8,6 +8,6 @@ export const { GET, HEAD, OPTIONS, ALL } = publicJsonRoutes(async () => {
   const result = await getPhotoFeed();
   return {
     body: result.body,
-    cache: { maxAge: result.maxAgeSeconds, swr: RELAY_STALE_WHILE_REVALIDATE_SECONDS, tags: ['photo-feed'] },
+    cache: { maxAge: result.maxAgeSeconds, swr: RELAY_STALE_WHILE_REVALIDATE_SECONDS, kind: 'photo-feed' },
   };
 });

@@ -5,9 +5,15 @@ import { getWaitTimes, parkFromQuery } from '../../wait-times/wait-times.ts';
 export const prerender = false;
 
 export const { GET, HEAD, OPTIONS, ALL } = publicJsonRoutes(async ({ url }, later) => {
-  const result = await getWaitTimes(parkFromQuery(url.searchParams.get('park')), { later });
+  const park = parkFromQuery(url.searchParams.get('park'));
+  const result = await getWaitTimes(park, { later });
   return {
     body: result.body,
-    cache: { maxAge: result.maxAgeSeconds, swr: RELAY_STALE_WHILE_REVALIDATE_SECONDS, tags: ['wait-times'] },
+    cache: {
+      maxAge: result.maxAgeSeconds,
+      swr: RELAY_STALE_WHILE_REVALIDATE_SECONDS,
+      kind: 'wait-times',
+      park: park.slug,
+    },
   };
 });

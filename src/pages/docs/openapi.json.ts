@@ -1,8 +1,9 @@
 import type { APIRoute } from 'astro';
 import { buildOpenApiDocument } from '../../discovery/openapi-document.ts';
 import { getConfig } from '../../platform/config.ts';
+import { respond } from '../../platform/http.ts';
 
 // Generated at build time from the schemas, served as a static file.
 export const prerender = true;
 
-export const GET: APIRoute = () => Response.json(buildOpenApiDocument(getConfig().SITE_URL));
+export const GET: APIRoute = () => respond({ json: buildOpenApiDocument(getConfig().SITE_URL) });

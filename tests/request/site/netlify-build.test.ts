@@ -210,25 +210,61 @@ describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () =>
       await blobs.stop();
     });
 
+    const context = { ip: '203.0.113.9', params: {}, waitUntil: () => {} } as unknown as Context;
+    const cdnDirectives = (response: Response) =>
+      (response.headers.get('netlify-cdn-cache-control') ?? '').split(/,\s*/);
+
     it('turns the route cache settings into Netlify CDN headers with durable and stale-while-revalidate', async () => {
-      const context = { ip: '203.0.113.9', params: {}, waitUntil: () => {} } as unknown as Context;
       const response = await handler(new Request('https://site.example/api/wait-times?park=epcot'), context);
       expect(response.status).toBe(200);
-      const directives = (response.headers.get('netlify-cdn-cache-control') ?? '').split(/,\s*/);
+      const directives = cdnDirectives(response);
       expect(directives).toEqual(expect.arrayContaining(['public', 'durable', 'stale-while-revalidate=600']));
       const maxAge = Number(directives.find((d) => d.startsWith('max-age='))?.slice(8));
       expect(maxAge).toBeGreaterThan(0);
       expect(maxAge).toBeLessThanOrEqual(300);
       expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+      expect(response.headers.get('etag')).toMatch(/^"[\w-]+"$/);
+      // Nothing that another cache layer would read instead of Netlify's own header.
+      expect(response.headers.get('cdn-cache-control')).toBeNull();
+      expect(response.headers.get('last-modified')).toBeNull();
+    });
+
+    it.each([
+      [
+        '/api/wait-times?park=epcot&utm_source=newsletter',
+        ['wait-times', 'wait-times:epcot', 'park:epcot'],
+        ['stale-while-revalidate=600'],
+      ],
+      [
+        '/api/wait-times/history?park=epcot&fbclid=x',
+        ['wait-times-history', 'wait-times-history:epcot', 'park:epcot'],
+        ['stale-while-revalidate=600'],
+      ],
+      ['/api/location?utm_source=x', ['location'], ['max-age=60']],
+      ['/api/publish-status', ['publish-status'], ['max-age=60', 'stale-while-revalidate=60']],
+      [
+        '/api/professional-network-status',
+        ['professional-network-status'],
+        ['max-age=60', 'stale-while-revalidate=60'],
+      ],
+      ['/.well-known/api-catalog', ['discovery'], ['max-age=300']],
+    ])('keys %s on `park` alone at the CDN and tags it per kind and park', async (url, tags, directives) => {
+      const response = await handler(new Request(`https://site.example${url}`), context);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('netlify-vary')).toBe('query=park');
+      const pathname = new URL(url, 'https://site.example').pathname;
+      expect(response.headers.get('netlify-cache-tag')?.split(',')).toEqual([...tags, `astro-path:${pathname}`]);
+      expect(cdnDirectives(response)).toEqual(expect.arrayContaining(['public', 'durable', ...directives]));
       expect(response.headers.get('etag')).toBeTruthy();
     });
 
-    it('sends no CDN caching headers on an error', async () => {
-      const context = { ip: '203.0.113.9', params: {}, waitUntil: () => {} } as unknown as Context;
+    it('sends no CDN caching headers or tags on an error, and the same Netlify-Vary as its answers', async () => {
       const response = await handler(new Request('https://site.example/api/wait-times?park=nowhere'), context);
       expect(response.status).toBe(404);
       expect(response.headers.get('netlify-cdn-cache-control')).toBeNull();
+      expect(response.headers.get('netlify-cache-tag')).toBeNull();
       expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('netlify-vary')).toBe('query=park');
     });
   });
 });

@@ -6,9 +6,15 @@ import { parkFromQuery } from '../../../wait-times/wait-times.ts';
 export const prerender = false;
 
 export const { GET, HEAD, OPTIONS, ALL } = publicJsonRoutes(async ({ url }) => {
-  const result = await getWaitHistory(parkFromQuery(url.searchParams.get('park')));
+  const park = parkFromQuery(url.searchParams.get('park'));
+  const result = await getWaitHistory(park);
   return {
     body: result.body,
-    cache: { maxAge: result.maxAgeSeconds, swr: RELAY_STALE_WHILE_REVALIDATE_SECONDS, tags: ['wait-times'] },
+    cache: {
+      maxAge: result.maxAgeSeconds,
+      swr: RELAY_STALE_WHILE_REVALIDATE_SECONDS,
+      kind: 'wait-times-history',
+      park: park.slug,
+    },
   };
 });
