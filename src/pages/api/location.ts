@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro';
 import { LOCATION_CACHE_TAG, readPublicLocation } from '../../location/location.ts';
-import { shareRouteCacheInvalidation } from '../../platform/cache/route-cache.ts';
 import { MethodNotAllowedError } from '../../platform/errors.ts';
 import {
   errorResponse,
@@ -26,7 +25,6 @@ const MAX_AGE_SECONDS = 60;
 
 export const GET: APIRoute = async ({ cache }) => {
   try {
-    shareRouteCacheInvalidation(cache);
     const { location, degraded } = await readPublicLocation();
     // A stale marker caused by a Blobs failure is not cached: the next request tries again.
     if (!degraded) cache.set({ maxAge: MAX_AGE_SECONDS, tags: [LOCATION_CACHE_TAG] });
