@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config, Context } from '@netlify/functions';
+import { Cron } from 'croner';
 
 /** A Netlify Functions v2 module as the platform sees it: a default handler plus `config`. */
 export interface LoadedFunction {
@@ -11,6 +12,8 @@ export interface LoadedFunction {
   patterns: URLPattern[];
   excluded: URLPattern[];
 }
+
+const pattern = (pathname: string) => new URLPattern({ pathname });
 
 /** Every `netlify/functions/<name>.mts` (tests aside), routed by its own `config` as Netlify routes it. */
 export async function loadFunctions(dir: string): Promise<LoadedFunction[]> {
@@ -24,15 +27,8 @@ export async function loadFunctions(dir: string): Promise<LoadedFunction[]> {
     const paths = 'path' in config && config.path ? [config.path].flat() : [];
     // A function with neither path nor schedule is reachable at its default URL, as on Netlify.
     if (paths.length === 0 && !('schedule' in config && config.schedule)) paths.push(`/.netlify/functions/${name}`);
-    const excluded = 'excludedPath' in config && config.excludedPath ? [config.excludedPath].flat() : [];
-    const pattern = (pathname: string) => new URLPattern({ pathname });
-    functions.push({
-      name,
-      handler: module.default,
-      config,
-      patterns: paths.map(pattern),
-      excluded: excluded.map(pattern),
-    });
+    const excluded = ('excludedPath' in config && config.excludedPath ? [config.excludedPath].flat() : []).map(pattern);
+    functions.push({ name, handler: module.default, config, patterns: paths.map(pattern), excluded });
   }
   return functions;
 }
@@ -43,11 +39,8 @@ export function matchFunction(functions: readonly LoadedFunction[], pathname: st
     const methods = fn.config.method ? [fn.config.method].flat() : [method];
     if (!methods.includes(method as never) || fn.excluded.some((pattern) => pattern.test({ pathname }))) continue;
     for (const pattern of fn.patterns) {
-      const groups = pattern.exec({ pathname })?.pathname.groups;
-      if (groups) {
-        const params = Object.fromEntries(Object.entries(groups).filter(([, value]) => value !== undefined));
-        return { fn, params: params as Record<string, string> };
-      }
+      const params = pattern.exec({ pathname })?.pathname.groups;
+      if (params) return { fn, params: params as Record<string, string> };
     }
   }
   return undefined;
@@ -73,4 +66,26 @@ export async function runFunction(fn: LoadedFunction, request: Request, context:
     console.error(`Function ${fn.name} failed:`, error);
     return Response.json({ error: 'internal error' }, { status: 500, headers: { 'Cache-Control': 'no-store' } });
   }
+}
+
+/**
+ * Runs each scheduled function on its `config.schedule`, the way Netlify invokes it (a POST with
+ * `next_run`), so a self-hosted site retries its contact outbox and runs its jobs on its own.
+ */
+export function scheduleFunctions(
+  functions: readonly LoadedFunction[],
+  siteUrl: string,
+  waitUntil: (promise: Promise<unknown>) => void,
+): Cron[] {
+  return functions.flatMap((fn) => {
+    const schedule = 'schedule' in fn.config ? fn.config.schedule : undefined;
+    if (!schedule) return [];
+    return new Cron(schedule, { timezone: 'UTC', protect: true }, async (job: Cron) => {
+      const url = new URL(`/.netlify/functions/${fn.name}`, siteUrl);
+      const body = JSON.stringify({ next_run: job.nextRun()?.toISOString() ?? null });
+      const request = new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      const context = createContext({ ip: '127.0.0.1', url, params: {}, siteUrl, waitUntil });
+      await (await runFunction(fn, request, context)).body?.cancel();
+    });
+  });
 }

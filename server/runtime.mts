@@ -6,44 +6,31 @@ import { pathToFileURL } from 'node:url';
 import { createRequestFromNodeRequest, writeResponse } from 'astro/app/node';
 import { isNotModified } from '../src/platform/cache/conditional-request.ts';
 import { useLocalRouteCache } from '../src/platform/cache/route-cache.ts';
-import { BASE_HEADERS } from '../src/platform/http.ts';
+import { jsonResponse, NO_STORE } from '../src/platform/http.ts';
 import { startBlobsServer } from './blobs.mts';
 import { clientAddress } from './client-address.mts';
-import { createContext, loadFunctions, matchFunction, runFunction } from './functions.mts';
-import { scheduleFunctions } from './schedules.mts';
+import { createContext, loadFunctions, matchFunction, runFunction, scheduleFunctions } from './functions.mts';
 import { headersFor, loadHeaderRules, loadPageHeaders, sendFile, staticFiles } from './static-files.mts';
 
-export interface SiteOptions {
-  host: string;
-  port: number;
-  siteUrl: string;
-  dataDir: string;
-  /** The project root: `dist/` and `netlify/functions/` are found below it. */
-  root: string;
-  /** Run scheduled functions on their `config.schedule` (on by default). */
-  schedules?: boolean;
-}
-
-export interface RunningSite {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-}
-
 type AstroHandler = (req: http.IncomingMessage, res: http.ServerResponse, next: undefined, locals: object) => void;
+type SiteOptions = { host: string; port: number; siteUrl: string; dataDir: string; root: string; schedules?: boolean };
+export type RunningSite = Awaited<ReturnType<typeof startSite>>;
 
 /** What a prerendered file answers to: it is read, never written. */
 const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
 // RFC 9112 §3.2: exactly one `Host`, a valid `host [ ":" port ]`; anything else is a 400.
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[\w\-.~!$&'()*+,;=%]+)(?::\d*)?$/;
 
+const errorAnswer = (status: number, error: string, headers: Record<string, string> = {}) =>
+  jsonResponse({ error }, { status, headers: { 'Cache-Control': NO_STORE, ...headers } });
+
 /**
- * The built site in one process, in the order Netlify routes a request
+ * The built site under `root` in one process, routed in Netlify's order
  * (https://docs.netlify.com/build/functions/get-started/#route-requests): the functions in
- * netlify/functions by their own `config`, then the static files with netlify.toml's headers,
- * then Astro's on-demand routes through the Node adapter's handler. Blobs is an embedded store.
+ * netlify/functions by their own `config`, static files with netlify.toml's headers, then Astro's
+ * on-demand routes through the Node adapter's handler; Blobs is an embedded store.
  */
-export async function startSite(options: SiteOptions): Promise<RunningSite> {
+export async function startSite(options: SiteOptions) {
   const entry = path.join(options.root, 'dist/server/entry.mjs');
   if (!existsSync(entry)) throw new Error(`No build at ${entry}: run \`npm run build\` (or \`npm start\`) first.`);
   const blobs = await startBlobsServer(options.dataDir);
@@ -54,10 +41,7 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
   ]);
   const clientDir = path.join(options.root, 'dist/client');
   const files = staticFiles(clientDir);
-  const pageHeaders = loadPageHeaders(options.root);
-  // Astro's middleware hands its route cache to the functions through this (src/platform/cache/route-cache.ts).
-  const locals = { routeCache: useLocalRouteCache };
-
+  const pageHeaders = loadPageHeaders(options.root, files);
   const pending = new Set<Promise<unknown>>();
   const waitUntil = (promise: Promise<unknown>) => {
     const tracked = promise.catch((error) => console.error('waitUntil task failed:', error));
@@ -66,39 +50,30 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<unknown> => {
-    // CONTRACT: nosniff on every answer, whoever builds it.
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Content-Type-Options', 'nosniff'); // CONTRACT: on every answer, whoever builds it.
     const hosts = req.headersDistinct.host ?? [];
     if (hosts.length !== 1 || !HOST.test(hosts[0] ?? '') || !URL.canParse(`http://${hosts[0]}/`)) {
       return writeResponse(errorAnswer(400, 'invalid Host header'), res);
     }
-    // Fetch's `Request` refuses TRACE (https://fetch.spec.whatwg.org/#forbidden-method): it is routed
+    // Fetch's `Request` refuses TRACE (https://fetch.spec.whatwg.org/#forbidden-method): it goes on
     // under a name no route knows either, so each answers it as a method it does not take.
     if (req.method === 'TRACE') req.method = 'UNSUPPORTED';
     if (req.headers['if-none-match'] || req.headers['if-modified-since']) answerNotModified(req, res);
     const request = createRequestFromNodeRequest(req);
-    const { pathname } = new URL(request.url);
-    const match = matchFunction(functions, pathname, request.method);
+    const url = new URL(request.url);
+    const match = matchFunction(functions, url.pathname, request.method);
     if (match) {
-      const url = new URL(request.url);
-      const context = createContext({
-        ip: clientAddress(req),
-        url,
-        params: match.params,
-        siteUrl: options.siteUrl,
-        waitUntil,
-      });
-      return writeResponse(await runFunction(match.fn, request, context), res);
+      const { params, fn } = match;
+      const context = createContext({ ip: clientAddress(req), url, params, siteUrl: options.siteUrl, waitUntil });
+      return writeResponse(await runFunction(fn, request, context), res);
     }
-    const file = files.get(pathname);
-    if (!file) return astro.handler(req, res, undefined, locals);
-    const headers = { ...headersFor(headerRules, pathname), ...pageHeaders(file) };
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    if (req.method === 'OPTIONS') return void res.writeHead(204, { Allow: STATIC_ALLOW }).end();
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return writeResponse(errorAnswer(405, 'method not allowed', { Allow: STATIC_ALLOW }), res);
-    }
-    return sendFile(req, res, clientDir, file);
+    const file = files.get(url.pathname);
+    // Through `locals`, src/middleware.ts hands Astro's route cache to the functions.
+    if (!file) return astro.handler(req, res, undefined, { routeCache: useLocalRouteCache });
+    const headers = { ...headersFor(headerRules, url.pathname), ...pageHeaders.get(file) };
+    if (req.method === 'GET' || req.method === 'HEAD') return sendFile(req, res, clientDir, file, headers);
+    if (req.method === 'OPTIONS') return res.writeHead(204, { ...headers, Allow: STATIC_ALLOW }).end();
+    return writeResponse(errorAnswer(405, 'method not allowed', { ...headers, Allow: STATIC_ALLOW }), res);
   };
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -110,11 +85,9 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
   });
   server.keepAliveTimeout = 5_000;
   const jobs = options.schedules === false ? [] : scheduleFunctions(functions, options.siteUrl, waitUntil);
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  await new Promise<void>((resolve, reject) =>
+    server.once('error', reject).listen(options.port, options.host, resolve),
+  );
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
@@ -133,22 +106,6 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
   };
 }
 
-/** A JSON error the runtime answers itself, with the headers every answer carries. */
-function errorAnswer(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json(
-    { error: message },
-    {
-      status,
-      headers: {
-        ...BASE_HEADERS,
-        ...headers,
-        'Content-Type': 'application/json; charset=utf-8',
-        'Cache-Control': 'no-store',
-      },
-    },
-  );
-}
-
 /**
  * A conditional GET or HEAD is answered 304 when the answer's validators match, as the CDN in
  * front of the site answers it (RFC 9110 §13.1.2); Node sends a 304 without a body.
@@ -156,9 +113,12 @@ function errorAnswer(status: number, message: string, headers: Record<string, st
 function answerNotModified(req: http.IncomingMessage, res: http.ServerResponse): void {
   const writeHead = res.writeHead;
   res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
-    const fields = rest.find((arg) => typeof arg === 'object') ?? {};
-    const headers = new Headers(Object.entries(fields).map(([name, value]): [string, string] => [name, `${value}`]));
-    const notModified = isNotModified(req.method ?? 'GET', req.headers, status, headers);
-    return writeHead.call(this, notModified ? 304 : status, ...(rest as []));
+    const fields = Object.entries(rest.find((arg) => typeof arg === 'object') ?? {});
+    const headers = new Headers(fields.map(([name, value]): [string, string] => [name, `${value}`]));
+    return writeHead.call(
+      this,
+      isNotModified(req.method ?? 'GET', req.headers, status, headers) ? 304 : status,
+      ...(rest as []),
+    );
   } as typeof res.writeHead;
 }

@@ -5,10 +5,9 @@ import { type Header, parseAllHeaders } from '@netlify/headers-parser';
 import send from 'send';
 
 /**
- * The `[[headers]]` rules of netlify.toml, read by Netlify's own parser (the one its build and CLI
- * use), plus what @astrojs/netlify adds for Astro's hashed assets: static files get the headers
- * Netlify would send (https://docs.netlify.com/manage/routing/headers/). A rule Netlify would
- * reject fails the start.
+ * netlify.toml's `[[headers]]` rules read by Netlify's own parser (its build's and CLI's), plus
+ * @astrojs/netlify's rule for Astro's hashed assets: static files get the headers Netlify sends
+ * (https://docs.netlify.com/manage/routing/headers/). A rule Netlify would reject fails the start.
  */
 export async function loadHeaderRules(root: string): Promise<Header[]> {
   const { headers, errors } = await parseAllHeaders({
@@ -17,8 +16,7 @@ export async function loadHeaderRules(root: string): Promise<Header[]> {
     configHeaders: [{ for: '/_astro/*', values: { 'Cache-Control': 'public, max-age=31536000, immutable' } }],
     minimal: false,
   });
-  if (errors.length > 0)
-    throw new Error(`netlify.toml [[headers]]: ${errors.map((error) => error.message).join('; ')}`);
+  if (errors[0]) throw new Error(`netlify.toml [[headers]]: ${errors.map((error) => error.message).join('; ')}`);
   return headers as Header[];
 }
 
@@ -46,29 +44,31 @@ export function staticFiles(clientDir: string): Map<string, string> {
 /**
  * The headers Astro computed for prerendered pages (their Content-Security-Policy with script and
  * style hashes): @astrojs/node writes them to dist/_headers.json with `staticHeaders`, as
- * @astrojs/netlify writes them into Netlify's config. Looked up by the page's file.
+ * @astrojs/netlify writes them into Netlify's config; by the file of each page.
  */
-export function loadPageHeaders(root: string): (file: string) => Record<string, string> {
+export function loadPageHeaders(root: string, files: Map<string, string>): Map<unknown, Record<string, string>> {
   const json = path.join(root, 'dist/_headers.json');
-  const entries: { pathname: string; headers: { key: string; value: string }[] }[] = existsSync(json)
+  const pages: { pathname: string; headers: { key: string; value: string }[] }[] = existsSync(json)
     ? JSON.parse(readFileSync(json, 'utf8'))
     : [];
-  const pages = staticFiles(path.join(root, 'dist/client'));
-  const byFile = new Map(
-    entries.map(({ pathname, headers }) => [
-      pages.get(pathname),
-      Object.fromEntries(headers.map(({ key, value }) => [key, value])),
-    ]),
+  return new Map(
+    pages.map((page) => [files.get(page.pathname), Object.fromEntries(page.headers.map((h) => [h.key, h.value]))]),
   );
-  return (file) => byFile.get(file) ?? {};
 }
 
 /**
  * Sends a file of the static output with `send` (what @astrojs/node uses: ETag, Last-Modified,
- * 304, ranges, HEAD), with `headers` winning over its defaults. Its errors (a 416 for a range past
- * the end) are answered with the status alone and keep the headers set.
+ * 304, ranges, HEAD), `headers` winning over its defaults. Its errors (a 416 for a range past the
+ * end) are answered with the status alone and keep the headers.
  */
-export function sendFile(req: http.IncomingMessage, res: http.ServerResponse, root: string, file: string): void {
+export function sendFile(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  root: string,
+  file: string,
+  headers: Record<string, string>,
+): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   send(req, encodeURI(file), { root, index: false, dotfiles: file.startsWith('/.well-known/') ? 'allow' : 'deny' })
     .once('error', (error: { statusCode?: number }) => {
       if (res.headersSent) res.destroy();
