@@ -2,7 +2,7 @@
 import netlify from '@astrojs/netlify';
 import { cacheNetlify } from '@astrojs/netlify/cache';
 import node from '@astrojs/node';
-import { defineConfig } from 'astro/config';
+import { defineConfig, memoryCache } from 'astro/config';
 import { recordBuildSite } from './scripts/build-record.mts';
 import { widgetBuild } from './scripts/build-widget.mts';
 import { bundleNetlifyFunctions } from './scripts/bundle-functions.mts';
@@ -20,17 +20,13 @@ export default defineConfig({
   site,
   // `staticHeaders`: the Content-Security-Policy of prerendered pages becomes a response header
   // (Netlify: .netlify/v1/config.json; Node: dist/_headers.json, applied by the local runtime)
-  // instead of a <meta> tag, so `frame-ancestors` works too.
-  adapter: netlifyBuild ? netlify({ staticHeaders: true }) : node({ mode: 'standalone', staticHeaders: true }),
+  // instead of a <meta> tag, so `frame-ancestors` works too. Node's `middleware` mode: the local
+  // runtime (server/) serves the static files and hands Astro the rest, with `locals`.
+  adapter: netlifyBuild ? netlify({ staticHeaders: true }) : node({ mode: 'middleware', staticHeaders: true }),
   cache: {
-    provider: netlifyBuild
-      ? cacheNetlify()
-      : // Astro's memory cache with a mirror of fresh entries for the local runtime's fast path.
-        {
-          name: 'memory',
-          entrypoint: new URL('./src/platform/cache/mirrored-memory-cache.ts', import.meta.url),
-          config: { max: 500 },
-        },
+    // Locally Astro's in-memory cache, keyed by `park` alone, the one query parameter a cached
+    // route reads: `?park=epcot&utm_source=x` is the entry of `?park=epcot`, as with Netlify-Vary.
+    provider: netlifyBuild ? cacheNetlify() : memoryCache({ max: 500, query: { include: ['park'] } }),
   },
   // Sessions are not used: `false` keeps the adapters from wiring a storage driver and the session
   // runtime out of the bundle (https://docs.astro.build/en/reference/configuration-reference/#session).

@@ -1,44 +1,40 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { BlobsServer } from '@netlify/blobs/server';
-import { startBlobsGate } from './blobs-gate.mts';
-
-export interface LocalBlobs {
-  /** Where the store is served (loopback), or null when another process serves it. */
-  url: string | null;
-  stop(): Promise<void>;
-}
 
 /**
- * Starts Netlify's own Blobs server on `<dataDir>/blobs` behind the gate that gives it Netlify's
- * atomic conditional writes (server/blobs-gate.mts), and points `getStore()` at the gate through
- * NETLIFY_BLOBS_CONTEXT, the way the Netlify runtime wires a deployed function. The local runtime
- * and `npm run job` both use it, so a job run by hand writes where the site reads.
- *
- * When NETLIFY_BLOBS_CONTEXT is already set, that store is used instead: it is how Netlify's own
- * tools hand a process a store, and how a second local server shares the first one's (through
- * its gate, so conditional writes stay atomic across both).
+ * Netlify's own Blobs server on `<dataDir>/blobs` behind the gate below, wired through
+ * NETLIFY_BLOBS_CONTEXT as the Netlify runtime wires a function, so `getStore()` needs no arguments.
+ * When NETLIFY_BLOBS_CONTEXT is already set (by Netlify's tools, or to share another local
+ * server's store), that store is used instead.
  */
-export async function startBlobsServer(dataDir: string): Promise<LocalBlobs> {
-  if (process.env.NETLIFY_BLOBS_CONTEXT) return { url: null, stop: async () => {} };
+export async function startBlobsServer(dataDir: string): Promise<{ stop(): Promise<void> }> {
+  if (process.env.NETLIFY_BLOBS_CONTEXT) return { stop: async () => {} };
   const directory = path.join(dataDir, 'blobs');
   await mkdir(directory, { recursive: true });
-  const token = randomBytes(16).toString('hex');
-  const { context, stop } = await startGatedBlobs({ directory, token, siteID: 'local' });
-  process.env.NETLIFY_BLOBS_CONTEXT = context;
+  const blobs = await startGatedBlobs({ directory, token: randomBytes(16).toString('hex'), siteID: 'local' });
+  process.env.NETLIFY_BLOBS_CONTEXT = blobs.context;
   return {
-    url: JSON.parse(Buffer.from(context, 'base64').toString()).edgeURL,
     async stop() {
-      await stop();
+      await blobs.stop();
       delete process.env.NETLIFY_BLOBS_CONTEXT;
     },
   };
 }
 
 /**
- * A BlobsServer on `directory` behind its gate; `context` is the NETLIFY_BLOBS_CONTEXT value that
- * reaches it. `onRequest` sees every operation the server carries out (tests count them).
+ * A BlobsServer on `directory` behind a gate; `context` is the NETLIFY_BLOBS_CONTEXT that reaches it.
+ *
+ * Netlify Blobs applies a conditional write (`onlyIfNew`, `onlyIfMatch`) atomically, and its ETag
+ * names a value, on reads too. The local BlobsServer checks a condition and writes with awaits in
+ * between (20 concurrent `onlyIfNew` all win), derives ETags from the file's mtime (two writes in
+ * one millisecond share one) and sends none on reads; its list stops short, answering 200, when a
+ * file disappears under it. The gate runs each store's writes, deletes and lists one at a time,
+ * decides `If-None-Match: *` and `If-Match` itself, and answers the value's hash as every ETag,
+ * so the limits built on conditional writes hold locally too.
  */
 export async function startGatedBlobs(options: {
   directory: string;
@@ -46,25 +42,100 @@ export async function startGatedBlobs(options: {
   siteID: string;
   onRequest?: ConstructorParameters<typeof BlobsServer>[0]['onRequest'];
 }): Promise<{ context: string; stop(): Promise<void> }> {
-  const { directory, token, onRequest } = options;
-  const server = new BlobsServer({ directory, token, ...(onRequest ? { onRequest } : {}) });
-  const { port } = await server.start();
-  const gate = await startBlobsGate(`http://127.0.0.1:${port}`);
-  const context = Buffer.from(
-    JSON.stringify({
-      siteID: options.siteID,
-      token: options.token,
-      edgeURL: gate.url,
-      uncachedEdgeURL: gate.url,
-      deployID: options.siteID,
-      primaryRegion: options.siteID,
-    }),
-  ).toString('base64');
+  const { directory, token, siteID, onRequest } = options;
+  const blobs = new BlobsServer({ directory, token, ...(onRequest ? { onRequest } : {}) });
+  const backend = `http://127.0.0.1:${(await blobs.start()).port}`;
+  const queues = new Map<string, Promise<unknown>>();
+  /** The ETag of each key's value (null: none), as the gate last wrote or read it in the store's turn. */
+  const etags = new Map<string, string | null>();
+  const inTurn = <T,>(store: string, work: () => Promise<T>): Promise<T> => {
+    const run = (queues.get(store) ?? Promise.resolve()).then(work, work);
+    queues.set(store, run.then(noop, noop));
+    return run;
+  };
+  const forward = (req: http.IncomingMessage, target: string, method: string, body?: Uint8Array<ArrayBuffer>) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers))
+      if (!NOT_FORWARDED.has(name)) headers.set(name, `${value}`);
+    return fetch(new URL(target, backend), { method, headers, body: body ?? null });
+  };
+  /** A key's ETag, read in the store's turn; a status other than 200 or 404 is thrown. */
+  const etagOf = async (req: http.IncomingMessage, key: string) => {
+    if (!etags.has(key)) {
+      const read = await forward(req, key, 'GET');
+      if (read.status !== 200 && read.status !== 404) throw read.status;
+      etags.set(key, read.status === 404 ? null : hash(await read.bytes()));
+    }
+    return etags.get(key) ?? null;
+  };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const url = new URL(req.url ?? '/', backend);
+    // `/[region:x/]site/store/key…`: the key is all that follows the store, as the server stores it.
+    const key = url.pathname.replace(/^\/region:[^/]*/, '');
+    const [site, name, ...rest] = key.split('/').slice(1);
+    const store = `/${site}/${name}`;
+    const body = new Uint8Array(Buffer.concat(await req.toArray()));
+    if (rest.join('/') !== '' && (req.method === 'PUT' || req.method === 'DELETE')) {
+      const answer = await inTurn(store, async (): Promise<{ status: number; etag?: string }> => {
+        if (req.method === 'DELETE') {
+          etags.delete(key);
+          return { status: (await forward(req, url.pathname, 'DELETE')).status };
+        }
+        const { 'if-none-match': ifNoneMatch, 'if-match': ifMatch } = req.headers;
+        const current = ifNoneMatch || ifMatch ? await etagOf(req, key).catch((status: number) => status) : null;
+        if (typeof current === 'number') return { status: current };
+        if ((ifNoneMatch === '*' && current !== null) || (ifMatch !== undefined && ifMatch !== current)) {
+          return { status: 412 };
+        }
+        etags.delete(key);
+        const { status } = await forward(req, url.pathname, 'PUT', body);
+        if (status === 200) etags.set(key, hash(body));
+        return status === 200 ? { status, etag: hash(body) } : { status };
+      });
+      return res.writeHead(answer.status, answer.etag ? { etag: answer.etag } : {}).end();
+    }
+    if (rest.length === 0 && req.method === 'GET') {
+      // Each listed blob with its value's ETag; a key deleted meanwhile is left out.
+      const [status, page] = await inTurn(store, async () => {
+        const listed = await forward(req, url.pathname + url.search, 'GET');
+        const page = (await listed.json().catch(() => ({}))) as { blobs?: { key: string; etag: string | null }[] };
+        for (const blob of page.blobs ?? []) blob.etag = await etagOf(req, `${key}/${blob.key}`).catch(() => null);
+        if (page.blobs) page.blobs = page.blobs.filter((blob) => blob.etag !== null);
+        return [listed.status, page] as const;
+      });
+      return res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(page));
+    }
+    // A read (HEAD too) carries its value's ETag, as `getWithMetadata().etag` does on Netlify.
+    const read = await forward(req, url.pathname + url.search, 'GET');
+    const payload = await read.bytes();
+    const headers = Object.fromEntries([...read.headers].filter(([header]) => !NOT_RETURNED.has(header)));
+    if (read.status === 200) headers.etag = hash(payload);
+    return res.writeHead(read.status, headers).end(req.method === 'HEAD' ? undefined : payload);
+  };
+
+  const gate = http.createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      console.error('Blobs gate failed:', error);
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+  const edgeURL = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
+  const wiring = { siteID, token, edgeURL, uncachedEdgeURL: edgeURL, deployID: siteID, primaryRegion: siteID };
   return {
-    context,
+    context: Buffer.from(JSON.stringify(wiring)).toString('base64'),
     async stop() {
-      await gate.stop();
-      await server.stop();
+      await new Promise((resolve) => gate.close(resolve).closeAllConnections());
+      await blobs.stop();
     },
   };
 }
+
+/** The gate decides the conditions itself, and each connection is its own. */
+const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'if-match', 'if-none-match']);
+const NOT_RETURNED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'etag']);
+
+const noop = () => {};
+const hash = (value: Uint8Array) => `"${createHash('sha256').update(value).digest('hex').slice(0, 32)}"`;

@@ -3,123 +3,77 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { answerConditional, isNotModified } from '../src/platform/cache/conditional-request.ts';
-import { answerOf, isFresh, mirrorKey, routeCacheMirror } from '../src/platform/cache/route-cache-mirror.ts';
+import { createRequestFromNodeRequest, writeResponse } from 'astro/app/node';
+import { isNotModified } from '../src/platform/cache/conditional-request.ts';
+import { useLocalRouteCache } from '../src/platform/cache/route-cache.ts';
+import { jsonResponse, NO_STORE } from '../src/platform/http.ts';
 import { startBlobsServer } from './blobs.mts';
 import { clientAddress } from './client-address.mts';
-import { createContext, type LoadedFunction, loadFunctions, matchFunction, runFunction } from './functions.mts';
-import { hasValidHost, readableTarget, requestUrl, routableMethod, servedFilePath } from './request-target.mts';
-import { scheduleFunctions } from './schedules.mts';
+import { createContext, loadFunctions, matchFunction, runFunction, scheduleFunctions } from './functions.mts';
 import { headersFor, loadHeaderRules, loadPageHeaders, sendFile, staticFiles } from './static-files.mts';
-import { errorAnswer, webRequest, writeResponse } from './web-response.mts';
 
-export { readableTarget, requestUrl } from './request-target.mts';
-
-export interface SiteOptions {
-  host: string;
-  port: number;
-  siteUrl: string;
-  dataDir: string;
-  /** The project root: `dist/` and `netlify/functions/` are found below it. */
-  root: string;
-  /** Run scheduled functions on their `config.schedule` (on by default). */
-  schedules?: boolean;
-  /** Answer fresh route-cache copies without entering Astro (on by default; off to compare both paths). */
-  routeCacheFastPath?: boolean;
-}
-
-export interface RunningSite {
-  url: string;
-  port: number;
-  functions: readonly LoadedFunction[];
-  close(): Promise<void>;
-}
-
-type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+type AstroHandler = (req: http.IncomingMessage, res: http.ServerResponse, next: undefined, locals: object) => void;
+type SiteOptions = { host: string; port: number; siteUrl: string; dataDir: string; root: string; schedules?: boolean };
+export type RunningSite = Awaited<ReturnType<typeof startSite>>;
 
 /** What a prerendered file answers to: it is read, never written. */
 const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
+// RFC 9112 §3.2: exactly one `Host`, a valid `host [ ":" port ]`; anything else is a 400.
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[\w\-.~!$&'()*+,;=%]+)(?::\d*)?$/;
+
+const errorAnswer = (status: number, error: string, headers: Record<string, string> = {}) =>
+  jsonResponse({ error }, { status, headers: { 'Cache-Control': NO_STORE, ...headers } });
 
 /**
- * One process that behaves like the deployed site: an embedded Netlify Blobs server, the
- * functions in netlify/functions routed by their own `config`, then the prerendered files and
- * Astro's on-demand routes; the order Netlify uses
- * (https://docs.netlify.com/build/functions/get-started/#route-requests).
+ * The built site under `root` in one process, routed in Netlify's order
+ * (https://docs.netlify.com/build/functions/get-started/#route-requests): the functions in
+ * netlify/functions by their own `config`, static files with netlify.toml's headers, then Astro's
+ * on-demand routes through the Node adapter's handler; Blobs is an embedded store.
  */
-export async function startSite(options: SiteOptions): Promise<RunningSite> {
+export async function startSite(options: SiteOptions) {
   const entry = path.join(options.root, 'dist/server/entry.mjs');
   if (!existsSync(entry)) throw new Error(`No build at ${entry}: run \`npm run build\` (or \`npm start\`) first.`);
-
   const blobs = await startBlobsServer(options.dataDir);
-
-  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-  process.env.ASTRO_NODE_LOGGING = 'disabled';
   const [functions, astro, headerRules] = await Promise.all([
     loadFunctions(path.join(options.root, 'netlify/functions')),
-    import(pathToFileURL(entry).href) as Promise<{ handler: NodeHandler }>,
+    import(pathToFileURL(entry).href) as Promise<{ handler: AstroHandler }>,
     loadHeaderRules(options.root),
   ]);
-
-  // Static files get the headers netlify.toml gives them on Netlify; dist/ does not change while serving.
   const clientDir = path.join(options.root, 'dist/client');
-  const pageHeaders = loadPageHeaders(options.root);
   const files = staticFiles(clientDir);
-  const fastPath = options.routeCacheFastPath !== false;
-
+  const pageHeaders = loadPageHeaders(options.root, files);
   const pending = new Set<Promise<unknown>>();
   const waitUntil = (promise: Promise<unknown>) => {
-    const tracked = promise
-      .catch((error) => console.error('waitUntil task failed:', error))
-      .finally(() => pending.delete(tracked));
+    const tracked = promise.catch((error) => console.error('waitUntil task failed:', error));
     pending.add(tracked);
+    void tracked.finally(() => pending.delete(tracked));
   };
 
-  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    // CONTRACT: nosniff on every answer, whoever builds it (functions may not set it).
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (!hasValidHost(req)) return writeResponse(errorAnswer(400, 'invalid Host header'), res);
-    const url = requestUrl(req.url ?? '/', req.headers.host);
-    if (fastPath && req.method === 'GET') {
-      // A fresh copy of what Astro's route cache would answer, without rendering. Only Astro's
-      // GET answers are mirrored (Astro caches no other method), so no function is shadowed.
-      const cached = routeCacheMirror()?.get(mirrorKey(url));
-      if (cached && isFresh(cached)) {
-        const notModified = isNotModified('GET', req.headers, cached.status, cached.headers);
-        return writeResponse(answerOf(cached, notModified), res);
-      }
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<unknown> => {
+    res.setHeader('X-Content-Type-Options', 'nosniff'); // CONTRACT: on every answer, whoever builds it.
+    const hosts = req.headersDistinct.host ?? [];
+    if (hosts.length !== 1 || !HOST.test(hosts[0] ?? '') || !URL.canParse(`http://${hosts[0]}/`)) {
+      return writeResponse(errorAnswer(400, 'invalid Host header'), res);
     }
-    const method = routableMethod(req.method);
-    const match = matchFunction(functions, url.pathname, method);
+    // Fetch's `Request` refuses TRACE (https://fetch.spec.whatwg.org/#forbidden-method): it goes on
+    // under a name no route knows either, so each answers it as a method it does not take.
+    if (req.method === 'TRACE') req.method = 'UNSUPPORTED';
+    if (req.headers['if-none-match'] || req.headers['if-modified-since']) answerNotModified(req, res);
+    const request = createRequestFromNodeRequest(req);
+    const url = new URL(request.url);
+    const match = matchFunction(functions, url.pathname, request.method);
     if (match) {
-      const abort = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) abort.abort();
-      });
-      const context = createContext({
-        ip: clientAddress(req),
-        url,
-        params: match.params,
-        siteUrl: options.siteUrl,
-        waitUntil,
-      });
-      const response = await runFunction(match.fn, webRequest(req, url, method, abort.signal), context);
-      return writeResponse(answerConditional(method, req.headers, response), res);
+      const { params, fn } = match;
+      const context = createContext({ ip: clientAddress(req), url, params, siteUrl: options.siteUrl, waitUntil });
+      return writeResponse(await runFunction(fn, request, context), res);
     }
-    // Astro gets the target with broken escapes repaired; the file lookup must see the same path.
-    const target = readableTarget(req.url ?? '/');
-    const pathname = servedFilePath(target);
-    const file = files.get(pathname);
-    req.url = target;
-    req.method = method;
-    if (!file) return astro.handler(req, res);
-    const headers = { ...headersFor(headerRules, pathname), ...pageHeaders(pathname) };
-    if (method === 'OPTIONS') {
-      return writeResponse(new Response(null, { status: 204, headers: { ...headers, Allow: STATIC_ALLOW } }), res);
-    }
-    if (method !== 'GET' && method !== 'HEAD') {
-      return writeResponse(errorAnswer(405, 'method not allowed', { ...headers, Allow: STATIC_ALLOW }), res);
-    }
-    sendFile(req, res, { clientDir, file, headers, fallback: () => astro.handler(req, res) });
+    const file = files.get(url.pathname);
+    // Through `locals`, src/middleware.ts hands Astro's route cache to the functions.
+    if (!file) return astro.handler(req, res, undefined, { routeCache: useLocalRouteCache });
+    const headers = { ...headersFor(headerRules, url.pathname), ...pageHeaders.get(file) };
+    if (req.method === 'GET' || req.method === 'HEAD') return sendFile(req, res, clientDir, file, headers);
+    if (req.method === 'OPTIONS') return res.writeHead(204, { ...headers, Allow: STATIC_ALLOW }).end();
+    return writeResponse(errorAnswer(405, 'method not allowed', { ...headers, Allow: STATIC_ALLOW }), res);
   };
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -130,20 +84,14 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
     });
   });
   server.keepAliveTimeout = 5_000;
-
   const jobs = options.schedules === false ? [] : scheduleFunctions(functions, options.siteUrl, waitUntil);
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  await new Promise<void>((resolve, reject) =>
+    server.once('error', reject).listen(options.port, options.host, resolve),
+  );
   const { port } = server.address() as AddressInfo;
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-
   return {
-    url: `http://${shownHost}:${port}`,
+    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     port,
-    functions,
     async close() {
       for (const job of jobs) job.stop();
       await new Promise<void>((resolve) => {
@@ -156,4 +104,21 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
       await blobs.stop();
     },
   };
+}
+
+/**
+ * A conditional GET or HEAD is answered 304 when the answer's validators match, as the CDN in
+ * front of the site answers it (RFC 9110 §13.1.2); Node sends a 304 without a body.
+ */
+function answerNotModified(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
+    const fields = Object.entries(rest.find((arg) => typeof arg === 'object') ?? {});
+    const headers = new Headers(fields.map(([name, value]): [string, string] => [name, `${value}`]));
+    return writeHead.call(
+      this,
+      isNotModified(req.method ?? 'GET', req.headers, status, headers) ? 304 : status,
+      ...(rest as []),
+    );
+  } as typeof res.writeHead;
 }

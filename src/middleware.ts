@@ -1,4 +1,5 @@
 import { defineMiddleware } from 'astro:middleware';
+import type { RouteCache } from './platform/cache/route-cache.ts';
 import { BASE_HEADERS } from './platform/http.ts';
 
 /**
@@ -6,7 +7,12 @@ import { BASE_HEADERS } from './platform/http.ts';
  * for one) still get the headers every response carries. Prerendered files get theirs from
  * netlify.toml instead.
  */
-export const onRequest = defineMiddleware(async (_context, next) => {
+export const onRequest = defineMiddleware(async (context, next) => {
+  // The local runtime passes `locals.routeCache` (the Node adapter's handler takes locals:
+  // https://docs.astro.build/en/guides/integrations-guide/node/#middleware) so that its functions
+  // can invalidate this cache (src/platform/cache/route-cache.ts). Netlify passes none.
+  const locals = context.locals as { routeCache?: (cache: RouteCache) => void };
+  if (context.cache.enabled) locals.routeCache?.(context.cache);
   const response = await next();
   const missing = Object.entries(BASE_HEADERS).filter(([name]) => !response.headers.has(name));
   if (missing.length === 0) return response;

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LocalBlobs, startBlobsServer } from '../../../server/blobs.mts';
+import { startBlobsServer } from '../../../server/blobs.mts';
 import { parseContactRequest, submitContactMessage } from '../../../src/contact/contact.ts';
 import { ROOT } from '../../support/served-site.ts';
 import { type SmtpSink, startSmtpSink } from '../../support/smtp-sink.ts';
@@ -54,7 +54,7 @@ async function queueMessages(count: number): Promise<void> {
   const saved = { ...process.env };
   Object.assign(process.env, { SMTP_URL: sink.url, ...MAIL });
   sink.setFailing(true);
-  let blobs: LocalBlobs | undefined;
+  let blobs: Awaited<ReturnType<typeof startBlobsServer>> | undefined;
   try {
     blobs = await startBlobsServer(dataDir);
     for (let n = 0; n < count; n++) {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import handler, { config } from '../../../netlify/functions/location.mts';
 import { createContext } from '../../../server/functions.mts';
 import { readPinState, readPublicLocation } from '../../../src/location/location.ts';
-import { shareRouteCacheInvalidation } from '../../../src/platform/cache/route-cache.ts';
+import { useLocalRouteCache } from '../../../src/platform/cache/route-cache.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 import { leafValues, locationFixture, locationFixtureText, parseChallenge } from '../../support/location-fixtures.ts';
 
@@ -32,7 +32,7 @@ afterEach(async () => {
     if (savedEnv[key] === undefined) delete process.env[key];
     else process.env[key] = savedEnv[key];
   }
-  delete (globalThis as Record<symbol, unknown>)[Symbol.for('site-api.route-cache.invalidate')];
+  useLocalRouteCache(undefined);
   await blobs.stop();
 });
 
@@ -459,7 +459,7 @@ describe('reading the pin', () => {
 describe('cache invalidation', () => {
   it('invalidates the cached GET when the published pin changes, and only then', async () => {
     const invalidated: string[][] = [];
-    shareRouteCacheInvalidation({ invalidate: async ({ tags }) => void invalidated.push(tags) });
+    useLocalRouteCache({ invalidate: async ({ tags }) => void invalidated.push(tags) });
     await post({ lat: 1, lon: 2, timestamp: '2026-01-02T00:00:00Z' });
     expect(invalidated).toEqual([['location']]);
     await post({ lat: 5, lon: 5, timestamp: '2026-01-01T00:00:00Z' }); // older: nothing changes

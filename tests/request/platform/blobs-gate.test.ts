@@ -11,7 +11,7 @@ import * as z from '../../../src/platform/zod-mini.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 // The local Blobs store as tests and the local runtime get it: Netlify's BlobsServer behind the
-// gate (server/blobs-gate.mts) that gives it what production Blobs guarantees.
+// gate (server/blobs.mts) that gives it what production Blobs guarantees.
 
 const Schema = z.object({ n: z.int() });
 const WRITERS = 20;

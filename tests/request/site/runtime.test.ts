@@ -4,7 +4,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSite, readableTarget, requestUrl, startSite } from '../../../server/runtime.mts';
+import { type RunningSite, startSite } from '../../../server/runtime.mts';
 import { LoopbackClient, type RawRequest } from '../../support/loopback-client.ts';
 import { eventually, ROOT, startServedSite } from '../../support/served-site.ts';
 
@@ -152,24 +152,6 @@ describe('requests the site must survive', () => {
     expect([response.status, await response.json()]).toEqual([404, body]);
   });
 
-  it.each([
-    ['/api/wait-times?park=epcot', '/api/wait-times?park=epcot'],
-    ['/api/wait-times?park=%ZZ', '/api/wait-times?park=%25ZZ'],
-    ['/a/%', '/a/%25'],
-    ['/a/%FF?b=%C3%A9', '/a/%EF%BF%BD?b=%C3%A9'],
-    ['/%41%FF%2F', '/A%EF%BF%BD%2F'],
-  ])('writes the target %s the way it reads: %s', (target, readable) => {
-    expect(readableTarget(target)).toBe(readable);
-    expect(new URL(readableTarget(target), 'http://x').searchParams.get('park')).toBe(
-      new URL(target, 'http://x').searchParams.get('park'),
-    );
-  });
-
-  it('takes the path of a request from its target and only the authority from Host', () => {
-    const url = requestUrl('//api/location?x=1', 'example.com:8080');
-    expect([url.host, url.pathname, url.search]).toEqual(['example.com:8080', '//api/location', '?x=1']);
-  });
-
   it("answers /_image like any path the site does not have (it shows no images; Astro's endpoint answered 500)", async () => {
     const response = await get('/_image?href=/docs/openapi.json');
     expect(response.status).toBe(404);
@@ -229,24 +211,6 @@ describe('prerendered files', () => {
 });
 
 describe('npm run serve', () => {
-  it('gives a file reached by an unusual spelling of its path the headers of that file', async () => {
-    const served = await startServedSite();
-    const client = new LoopbackClient(served.url);
-    try {
-      for (const target of ['/%2F/', '//favicon.svg', '/docs/./api/', '/x//..']) {
-        const answer = await client.send({ method: 'GET', target, headers: [], from: '127.0.0.1' }, 10_000);
-        expect([target, answer.status, answer.headers.get('link')]).toEqual([
-          target,
-          200,
-          '</.well-known/api-catalog>; rel="api-catalog"',
-        ]);
-      }
-    } finally {
-      client.close();
-      await served.stop();
-    }
-  });
-
   it('stops cleanly with exit code 0 on SIGTERM', async () => {
     const served = await startServedSite();
     expect((await fetch(`${served.url}/api/wait-times`)).status).toBe(400);

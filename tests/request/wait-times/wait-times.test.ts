@@ -249,6 +249,16 @@ describe('GET /api/wait-times', () => {
     expect(comparable(cached)).toEqual(comparable(rendered));
   });
 
+  it('answers a URL with tracking or other parameters from the cache entry of its park', async () => {
+    const rendered = await get('/api/wait-times?park=epcot');
+    expect(rendered.headers.get('x-astro-cache')).toBe('MISS');
+    for (const target of ['/api/wait-times?park=epcot&utm_source=x', '/api/wait-times?campaign=spring&park=epcot']) {
+      const tracked = await get(target);
+      expect([target, tracked.headers.get('x-astro-cache')]).toEqual([target, 'HIT']);
+      expect(await tracked.text()).toBe(await rendered.clone().text());
+    }
+  });
+
   it('answers HEAD with the GET headers and no body', async () => {
     const got = await get('/api/wait-times?park=epcot');
     const head = await get('/api/wait-times?park=epcot', { method: 'HEAD' });
