@@ -2,7 +2,7 @@
 import netlify from '@astrojs/netlify';
 import { cacheNetlify } from '@astrojs/netlify/cache';
 import node from '@astrojs/node';
-import { defineConfig, memoryCache } from 'astro/config';
+import { defineConfig } from 'astro/config';
 import { recordBuildSite } from './scripts/build-record.mts';
 import { widgetBuild } from './scripts/build-widget.mts';
 import { bundleNetlifyFunctions } from './scripts/bundle-functions.mts';
@@ -26,7 +26,13 @@ export default defineConfig({
   cache: {
     // Locally Astro's in-memory cache, keyed by `park` alone, the one query parameter a cached
     // route reads: `?park=epcot&utm_source=x` is the entry of `?park=epcot`, as with Netlify-Vary.
-    provider: netlifyBuild ? cacheNetlify() : memoryCache({ max: 500, query: { include: ['park'] } }),
+    provider: netlifyBuild
+      ? cacheNetlify()
+      : {
+          name: 'memory',
+          entrypoint: new URL('./src/platform/cache/local-route-cache.ts', import.meta.url),
+          config: { max: 500, query: { include: ['park'] } },
+        },
   },
   // Sessions are not used: `false` keeps the adapters from wiring a storage driver and the session
   // runtime out of the bundle (https://docs.astro.build/en/reference/configuration-reference/#session).

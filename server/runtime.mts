@@ -4,9 +4,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequestFromNodeRequest, writeResponse } from 'astro/app/node';
-import { isNotModified } from '../src/platform/cache/conditional-request.ts';
 import { useLocalRouteCache } from '../src/platform/cache/route-cache.ts';
-import { jsonResponse, NO_STORE } from '../src/platform/http.ts';
+import { respond } from '../src/platform/http.ts';
 import { startBlobsServer } from './blobs.mts';
 import { clientAddress } from './client-address.mts';
 import { createContext, loadFunctions, matchFunction, runFunction, scheduleFunctions } from './functions.mts';
@@ -22,7 +21,7 @@ const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[\w\-.~!$&'()*+,;=%]+)(?::\d*)?$/;
 
 const errorAnswer = (status: number, error: string, headers: Record<string, string> = {}) =>
-  jsonResponse({ error }, { status, headers: { 'Cache-Control': NO_STORE, ...headers } });
+  respond({ status, json: { error }, headers });
 
 /**
  * The built site under `root` in one process, routed in Netlify's order
@@ -58,7 +57,6 @@ export async function startSite(options: SiteOptions) {
     // Fetch's `Request` refuses TRACE (https://fetch.spec.whatwg.org/#forbidden-method): it goes on
     // under a name no route knows either, so each answers it as a method it does not take.
     if (req.method === 'TRACE') req.method = 'UNSUPPORTED';
-    if (req.headers['if-none-match'] || req.headers['if-modified-since']) answerNotModified(req, res);
     const request = createRequestFromNodeRequest(req);
     const url = new URL(request.url);
     const match = matchFunction(functions, url.pathname, request.method);
@@ -104,21 +102,4 @@ export async function startSite(options: SiteOptions) {
       await blobs.stop();
     },
   };
-}
-
-/**
- * A conditional GET or HEAD is answered 304 when the answer's validators match, as the CDN in
- * front of the site answers it (RFC 9110 §13.1.2); Node sends a 304 without a body.
- */
-function answerNotModified(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
-    const fields = Object.entries(rest.find((arg) => typeof arg === 'object') ?? {});
-    const headers = new Headers(fields.map(([name, value]): [string, string] => [name, `${value}`]));
-    return writeHead.call(
-      this,
-      isNotModified(req.method ?? 'GET', req.headers, status, headers) ? 304 : status,
-      ...(rest as []),
-    );
-  } as typeof res.writeHead;
 }

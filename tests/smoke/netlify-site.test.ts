@@ -76,7 +76,7 @@ describe('the public GET endpoints', () => {
     expect(own).toEqual({ error: 'unknown park' });
   });
 
-  it('tells caches how long to keep wait times, and revalidates with 304', async () => {
+  it('tells caches how long to keep wait times, keyed by park and tagged, and revalidates with 304', async () => {
     const response = await get('/api/wait-times?park=epcot');
     await response.arrayBuffer();
     expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
@@ -89,6 +89,8 @@ describe('the public GET endpoints', () => {
       // No CDN in the CLI, so no 304: the function's instructions to Netlify's CDN are checked instead.
       const cdn = parseCacheControl(response.headers.get('netlify-cdn-cache-control'));
       expect([cdn.has('public'), cdn.has('durable'), cdn.get('stale-while-revalidate')]).toEqual([true, true, '600']);
+      expect(response.headers.get('netlify-vary')).toBe('query=park');
+      expect(response.headers.get('netlify-cache-tag')?.split(',')).toContain('wait-times:epcot');
     }
   });
 
