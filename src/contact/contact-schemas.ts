@@ -73,16 +73,19 @@ export const ContactRequestSchema = z
     }),
   );
 
-z.strictObject({
-  status: z
-    .enum(['sent', 'queued'])
-    .check(
-      z.describe(
-        '`sent`: the mail server accepted the message. `queued`: the mail server is failing; the message is stored and delivered as soon as it accepts it.',
+export const ContactAcceptedSchema = z
+  .strictObject({
+    status: z
+      .enum(['sent', 'queued'])
+      .check(
+        z.describe(
+          '`sent`: the mail server accepted the message. `queued`: the mail server is failing; the message is stored and delivered as soon as it accepts it.',
+        ),
       ),
-    ),
-}).check(z.meta({ id: 'ContactAccepted' }));
+  })
+  .check(z.meta({ id: 'ContactAccepted' }));
 
+// Registered for the OpenAPI document; contact.ts builds the 503.
 z.strictObject({
   error: z.literal('contact unavailable'),
   mailto: z
@@ -107,4 +110,9 @@ export const OutboxMessageSchema = z.object({
   lastError: z.optional(z.string().check(z.maxLength(100))),
 });
 
+/** A valid message, the honeypot read as empty when absent. */
+export type ContactRequest = Pick<z.output<typeof ContactRequestSchema>, 'name' | 'email' | 'message'> & {
+  website: string;
+};
+export type ContactOutcome = z.output<typeof ContactAcceptedSchema>['status'];
 export type OutboxMessage = z.output<typeof OutboxMessageSchema>;

@@ -3,7 +3,7 @@ import Negotiator from 'negotiator';
 import { ForbiddenError, HttpError } from '../platform/errors.ts';
 import { type Answer, NO_STORE } from '../platform/http.ts';
 import { mediaTypeOf } from '../platform/request-body.ts';
-import type { ContactOutcome } from './contact.ts';
+import type { ContactOutcome } from './contact-schemas.ts';
 
 /**
  * How POST /api/contact answers: JSON for JSON clients; a plain HTML form posted by a browser

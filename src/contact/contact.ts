@@ -10,7 +10,13 @@ import {
   timeKey,
   writeRecord,
 } from '../platform/store.ts';
-import { ContactRequestSchema, type OutboxMessage, OutboxMessageSchema } from './contact-schemas.ts';
+import {
+  type ContactOutcome,
+  type ContactRequest,
+  ContactRequestSchema,
+  type OutboxMessage,
+  OutboxMessageSchema,
+} from './contact-schemas.ts';
 import { MailDeliveryError, type MailSettings, sendContactMail } from './mailer.ts';
 
 /**
@@ -32,9 +38,6 @@ const RETRY_DELAYS_MINUTES = [1, 5, 15, 30, 60, 120, 240];
 /** A retry run starts no new attempt after this, to end within the function's time limit. */
 const RETRY_RUN_BUDGET_MS = 15_000;
 const OUTBOX_PREFIX = 'outbox/';
-
-export type ContactOutcome = 'sent' | 'queued';
-type ContactInput = { name: string; email: string; message: string; website: string };
 
 /** The delay before the next attempt, after `attempts` failed ones. */
 export function retryDelayMs(attempts: number): number {
@@ -61,7 +64,7 @@ export function messageIdFor(id: string, siteUrl: string): string {
 }
 
 /** 400 with `issues` (field and problem, never the input) unless the body is a valid message. */
-export function parseContactRequest(value: unknown): ContactInput {
+export function parseContactRequest(value: unknown): ContactRequest {
   const result = ContactRequestSchema.safeParse(value);
   if (!result.success) {
     throw new BadRequestError(
@@ -79,7 +82,7 @@ export function parseContactRequest(value: unknown): ContactInput {
  * answers 'sent' and nothing is kept or sent.
  */
 export async function submitContactMessage(
-  { website, ...fields }: ContactInput,
+  { website, ...fields }: ContactRequest,
   options: { client: string; now?: number },
 ): Promise<ContactOutcome> {
   const now = options.now ?? Date.now();
