@@ -28,6 +28,13 @@ const failure = (description: string, example: JsonObject, headers?: JsonObject)
   content: jsonContent('Error', example),
 });
 
+const updatedAt = '2024-02-02T07:15:49.000Z';
+const overlandPoint = {
+  type: 'Feature',
+  geometry: { type: 'Point', coordinates: [-122.030581, 37.3318] },
+  properties: { timestamp: '2015-10-01T08:00:00-0700', horizontal_accuracy: 30 },
+};
+
 export const locationPaths: Record<string, JsonObject> = {
   '/api/location': {
     get: {
@@ -45,16 +52,8 @@ export const locationPaths: Record<string, JsonObject> = {
             'application/json': {
               schema: ref('Location'),
               examples: {
-                live: {
-                  value: {
-                    status: 'live',
-                    lat: 48.86,
-                    lon: 2.29,
-                    updatedAt: '2024-02-02T07:15:49.000Z',
-                    label: 'Paris',
-                  },
-                },
-                stale: { value: { status: 'stale', updatedAt: '2024-02-02T07:15:49.000Z' } },
+                live: { value: { status: 'live', lat: 48.86, lon: 2.29, updatedAt, label: 'Paris' } },
+                stale: { value: { status: 'stale', updatedAt } },
                 never: { value: { status: 'stale', updatedAt: null } },
               },
             },
@@ -96,17 +95,7 @@ export const locationPaths: Record<string, JsonObject> = {
               plain: { value: { lat: 48.8583, lon: 2.2945, label: 'Paris', timestamp: '2024-02-02T07:15:49Z' } },
               endTravel: { value: { active: false } },
               owntracks: { value: { _type: 'location', lat: 48.85833, lon: 2.29513, tst: 1497476456, tid: 'JJ' } },
-              overland: {
-                value: {
-                  locations: [
-                    {
-                      type: 'Feature',
-                      geometry: { type: 'Point', coordinates: [-122.030581, 37.3318] },
-                      properties: { timestamp: '2015-10-01T08:00:00-0700', horizontal_accuracy: 30 },
-                    },
-                  ],
-                },
-              },
+              overland: { value: { locations: [overlandPoint] } },
             },
           },
         },

@@ -87,9 +87,10 @@ export function publicLocation({ pin, travel }: PinState, now: number, staleAfte
  */
 const STORE = 'location';
 
-/** A travel key names its switch, so the switch is read from the listing alone. */
-const keyFor = (prefix: string, at: number, active?: boolean) =>
-  `${prefix}${timeKey(at)}-${active === undefined ? '' : active ? 'on-' : 'off-'}${randomUUID()}`;
+const pinKey = ({ at }: StoredPin) => `pin/${timeKey(at)}-${randomUUID()}`;
+// A travel key names its switch, so the switch is read from the listing alone.
+const travelKey = ({ at, active }: StoredTravelSwitch) =>
+  `travel/${timeKey(at)}-${active ? 'on' : 'off'}-${randomUUID()}`;
 
 /** Our keys under a prefix, oldest first: another shape (`pin/zzz`) is never taken for the newest. */
 async function keysOf(prefix: string): Promise<string[]> {
@@ -142,16 +143,14 @@ export async function receiveLocationUpdate(
   if (!update) return { answer: answerFor(format, before), changed: false };
 
   const newestPinKey = pinKeys.at(-1);
-  const writes = planUpdate(
+  const { pin: newPin, travel: newTravel } = planUpdate(
     { newestPinAt: newestPinKey ? timeOfKey(newestPinKey.slice('pin/'.length)) : null, travel },
     update,
   );
-  const { pin: newPin, travel: newTravel } = writes;
   await storeUnavailableAs503(() =>
     Promise.all([
-      newPin && writeRecord(STORE, keyFor('pin/', newPin.at), StoredPinSchema, newPin),
-      newTravel &&
-        writeRecord(STORE, keyFor('travel/', newTravel.at, newTravel.active), StoredTravelSwitchSchema, newTravel),
+      newPin && writeRecord(STORE, pinKey(newPin), StoredPinSchema, newPin),
+      newTravel && writeRecord(STORE, travelKey(newTravel), StoredTravelSwitchSchema, newTravel),
     ]),
   );
   const superseded = [...(newPin ? pinKeys : []), ...(newTravel ? travelKeys : [])];
