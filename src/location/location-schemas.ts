@@ -8,8 +8,16 @@ import * as z from '../platform/zod-mini.ts';
 /** 2000-01-01: no real fix is older; anything before is a unit mistake (seconds for ms). */
 export const EARLIEST_FIX_MS = 946_684_800_000;
 
-const latitude = z.number().check(z.minimum(-90), z.maximum(90));
-const longitude = z.number().check(z.minimum(-180), z.maximum(180));
+const degrees = (bound: number) => z.number().check(z.minimum(-bound), z.maximum(bound));
+const latitude = degrees(90);
+const longitude = degrees(180);
+const fixMs = z.int().check(z.minimum(EARLIEST_FIX_MS));
+const placeName = z.string().check(
+  z.trim(),
+  z.minLength(1),
+  z.maxLength(100),
+  z.refine((text) => !/\p{Cc}/u.test(text), 'must not contain control characters'),
+);
 
 // Overland writes the zone offset without a colon (`-0700`): ISO 8601, but not the RFC 3339 that
 // `z.iso.datetime()` checks.
@@ -30,7 +38,7 @@ const isoDateTime = z.string().check(
 const DECIMAL = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const lenientDegrees = (bound: number) =>
   z.union([
-    z.number().check(z.minimum(-bound), z.maximum(bound)),
+    degrees(bound),
     z.string().check(
       z.trim(),
       z.regex(DECIMAL, 'must be a number'),
@@ -49,17 +57,10 @@ export const PlainLocationUpdateSchema = z
       .check(z.describe('Same as `lat` (for iOS Shortcuts dictionaries); `lat` wins when both are sent.')),
     longitude: z.optional(lenientDegrees(180)).check(z.describe('Same as `lon`; `lon` wins when both are sent.')),
     label: z
-      .optional(
-        z.string().check(
-          z.trim(),
-          z.minLength(1),
-          z.maxLength(100),
-          z.refine((text) => !/\p{Cc}/u.test(text), 'must not contain control characters'),
-        ),
-      )
+      .optional(placeName)
       .check(z.describe('Place name to publish with the pin, e.g. a city. Published as sent.')),
     timestamp: z
-      .optional(z.union([isoDateTime, z.int().check(z.minimum(EARLIEST_FIX_MS))]))
+      .optional(z.union([isoDateTime, fixMs]))
       .check(
         z.describe(
           'When the position was taken: ISO 8601 with a time zone, or Unix milliseconds. Default: when the request arrives.',
@@ -191,14 +192,14 @@ export const OverlandResponseSchema = z
 export const StoredPinSchema = z.strictObject({
   lat: latitude,
   lon: longitude,
-  label: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-  at: z.int().check(z.minimum(EARLIEST_FIX_MS)),
+  label: z.optional(placeName),
+  at: fixMs,
 });
 
 /** Travel mode switched on or off, and when. */
 export const StoredTravelSwitchSchema = z.strictObject({
   active: z.boolean(),
-  at: z.int().check(z.minimum(EARLIEST_FIX_MS)),
+  at: fixMs,
 });
 
 const updatedAt = z.iso.datetime().check(z.describe('When the position was taken (ISO 8601, UTC).'));
