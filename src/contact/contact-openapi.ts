@@ -8,12 +8,6 @@ import {
   ref,
 } from '../platform/openapi-vocabulary.ts';
 
-const retryAfterWhenTemporary = {
-  description: 'Seconds to wait, only when the failure is temporary (mail server and message store both down).',
-  required: false,
-  schema: { type: 'integer', minimum: 1 },
-};
-
 const corsHeaders = {
   'Access-Control-Allow-Origin': {
     description: "CORS: the site's own origin (`SITE_URL`), the only one whose pages may read the answer.",
@@ -22,9 +16,11 @@ const corsHeaders = {
   Vary: { description: 'Always `Origin`.', schema: { type: 'string' } },
 };
 
-/** A form post from a browser gets a small HTML page with the same status instead of JSON. */
-const htmlPage = (description: string): JsonObject => ({
-  'text/html': { schema: { type: 'string', description } },
+/** A JSON answer and, where `page` says what it shows, the HTML page a browser's form post gets instead. */
+const answer = (description: string, headers: JsonObject, json: JsonObject, page?: string): JsonObject => ({
+  description,
+  headers: { ...corsHeaders, ...headers },
+  content: { ...json, ...(page ? { 'text/html': { schema: { type: 'string', description: page } } } : {}) },
 });
 
 const example = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello! I enjoyed your article.' };
@@ -48,30 +44,22 @@ export const contactPaths: Record<string, JsonObject> = {
         description: 'At most 32 KiB. Leading and trailing white space is ignored; unknown fields are ignored.',
         content: {
           'application/json': { schema: ref('ContactRequest'), example },
-          'application/x-www-form-urlencoded': {
-            schema: ref('ContactRequest'),
-            example: { ...example, website: '' },
-          },
+          'application/x-www-form-urlencoded': { schema: ref('ContactRequest'), example: { ...example, website: '' } },
         },
       },
       responses: {
-        '200': {
-          description: 'The mail server accepted the message.',
-          headers: { ...corsHeaders, ...headerRefs('Cache-Control') },
-          content: {
-            ...jsonContent('ContactAccepted', { status: 'sent' }),
-            ...htmlPage('Form posts without a usable `Referer`: a page saying the message was sent.'),
-          },
-        },
-        '202': {
-          description:
-            'The mail server is failing; the message is stored and will be delivered as soon as it accepts it.',
-          headers: { ...corsHeaders, ...headerRefs('Cache-Control') },
-          content: {
-            ...jsonContent('ContactAccepted', { status: 'queued' }),
-            ...htmlPage('Form posts without a usable `Referer`: a page saying the message will be delivered.'),
-          },
-        },
+        '200': answer(
+          'The mail server accepted the message.',
+          headerRefs('Cache-Control'),
+          jsonContent('ContactAccepted', { status: 'sent' }),
+          'Form posts without a usable `Referer`: a page saying the message was sent.',
+        ),
+        '202': answer(
+          'The mail server is failing; the message is stored and will be delivered as soon as it accepts it.',
+          headerRefs('Cache-Control'),
+          jsonContent('ContactAccepted', { status: 'queued' }),
+          'Form posts without a usable `Referer`: a page saying the message will be delivered.',
+        ),
         '303': {
           description:
             'Form posts from a page of this site: back to that page with `contact=sent` or `contact=queued` added to its query.',
@@ -82,66 +70,56 @@ export const contactPaths: Record<string, JsonObject> = {
             },
           },
         },
-        '400': {
-          description: 'A field is missing or invalid (or the JSON does not parse); `issues` lists every problem.',
-          headers: corsHeaders,
-          content: {
-            'application/json': {
-              schema: ref('Error'),
-              example: {
-                error: 'invalid contact message',
-                issues: [{ path: 'email', message: 'must be a valid e-mail address' }],
-              },
-            },
-            ...htmlPage('The problems, listed for a person, with a link back to the form.'),
-          },
-        },
-        '403': {
-          description: 'Posted by a page of another site (its `Origin` is not this site).',
-          headers: corsHeaders,
-          content: {
-            ...jsonContent('Error', { error: 'cross-site form posts are not accepted' }),
-            ...htmlPage('The same, for a person.'),
-          },
-        },
+        '400': answer(
+          'A field is missing or invalid (or the JSON does not parse); `issues` lists every problem.',
+          {},
+          jsonContent('Error', {
+            error: 'invalid contact message',
+            issues: [{ path: 'email', message: 'must be a valid e-mail address' }],
+          }),
+          'The problems, listed for a person, with a link back to the form.',
+        ),
+        '403': answer(
+          'Posted by a page of another site (its `Origin` is not this site).',
+          {},
+          jsonContent('Error', { error: 'cross-site form posts are not accepted' }),
+          'The same, for a person.',
+        ),
         '405': errorResponseObject(
           'Only POST (and the OPTIONS preflight) is answered here; `Allow` lists them.',
           new MethodNotAllowedError(['POST', 'OPTIONS']),
           ['Allow'],
         ),
-        '413': {
-          description: 'The body is larger than 32 KiB.',
-          headers: corsHeaders,
-          content: {
-            ...jsonContent('Error', { error: 'body larger than 32768 bytes' }),
-            ...htmlPage('The same, for a person.'),
+        '413': answer(
+          'The body is larger than 32 KiB.',
+          {},
+          jsonContent('Error', { error: 'body larger than 32768 bytes' }),
+          'The same, for a person.',
+        ),
+        '415': answer(
+          'The body is neither `application/json` nor `application/x-www-form-urlencoded`.',
+          {},
+          jsonContent('Error', { error: 'content type must be application/json or application/x-www-form-urlencoded' }),
+        ),
+        '429': answer(
+          'More than 5 messages from this client (an IPv4 address or an IPv6 /64) within an hour; `Retry-After` says when its oldest one leaves the hour.',
+          headerRefs('Retry-After'),
+          jsonContent('Error', { error: 'too many requests' }),
+          'How long to wait, for a person.',
+        ),
+        '503': answer(
+          'E-mail is not configured (or, with `Retry-After`, the message store cannot be reached right now, or neither it nor the mail server works). Write to the `mailto` address instead; it is absent when the site offers none.',
+          {
+            'Retry-After': {
+              description:
+                'Seconds to wait, only when the failure is temporary (mail server and message store both down).',
+              required: false,
+              schema: { type: 'integer', minimum: 1 },
+            },
           },
-        },
-        '415': {
-          description: 'The body is neither `application/json` nor `application/x-www-form-urlencoded`.',
-          headers: corsHeaders,
-          content: jsonContent('Error', {
-            error: 'content type must be application/json or application/x-www-form-urlencoded',
-          }),
-        },
-        '429': {
-          description:
-            'More than 5 messages from this client (an IPv4 address or an IPv6 /64) within an hour; `Retry-After` says when its oldest one leaves the hour.',
-          headers: { ...corsHeaders, ...headerRefs('Retry-After') },
-          content: {
-            ...jsonContent('Error', { error: 'too many requests' }),
-            ...htmlPage('How long to wait, for a person.'),
-          },
-        },
-        '503': {
-          description:
-            'E-mail is not configured (or, with `Retry-After`, the message store cannot be reached right now, or neither it nor the mail server works). Write to the `mailto` address instead; it is absent when the site offers none.',
-          headers: { ...corsHeaders, 'Retry-After': retryAfterWhenTemporary },
-          content: {
-            ...jsonContent('ContactUnavailable', { error: 'contact unavailable', mailto: 'mailto:hello@example.com' }),
-            ...htmlPage('The same, with the `mailto:` link.'),
-          },
-        },
+          jsonContent('ContactUnavailable', { error: 'contact unavailable', mailto: 'mailto:hello@example.com' }),
+          'The same, with the `mailto:` link.',
+        ),
       },
     },
   },

@@ -3,12 +3,7 @@ import * as z from '../platform/zod-mini.ts';
 /** Length as JSON Schema counts it (RFC 8259 characters = code points), not UTF-16 units. */
 const characters = (value: string) => [...value].length;
 
-// Tabs, line breaks and the other C0/C1 controls, plus the Unicode line and paragraph separators.
-const LINE_BREAK_OR_CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
-// In a message, only tab and line breaks are allowed among the controls.
-const CONTROL_EXCEPT_TAB_AND_NEWLINE = /[\p{Cc}--[\t\n]]/v;
-
-/** A string field: its absence and a wrong type get messages a person understands. */
+/** A string field whose absence and wrong type get messages a person understands. */
 const textField = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') });
 
 /** Free text of `min` to `max` characters after trimming, counted as JSON Schema counts them. */
@@ -19,18 +14,18 @@ const text = (min: number, max: number) =>
       message: `must be ${min} to ${max} characters`,
       abort: true,
     }),
-    // The refinement above is invisible to the JSON Schema generator; say the same thing there.
+    // The JSON Schema generator cannot see the refinement: say the same thing there.
     z.meta({ minLength: min, maxLength: max, pattern: '\\S' }),
   );
 
-export const ContactNameSchema = text(1, 100).check(
-  z.refine((value) => !LINE_BREAK_OR_CONTROL.test(value), {
+const ContactNameSchema = text(1, 100).check(
+  z.refine((value) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(value), {
     message: 'must be a single line without control characters',
   }),
   z.describe('Who is writing: 1 to 100 characters, one line.'),
 );
 
-export const ContactEmailSchema = z
+const ContactEmailSchema = z
   .pipe(
     textField().check(z.trim()),
     z
@@ -39,7 +34,7 @@ export const ContactEmailSchema = z
   )
   .check(z.describe('Where the owner can reply: a valid address of at most 254 characters.'));
 
-export const ContactMessageSchema = z
+const ContactMessageSchema = z
   .pipe(
     // One line-break convention, so that a CRLF counts once as the visitor typed it once.
     z.pipe(
@@ -47,15 +42,13 @@ export const ContactMessageSchema = z
       z.transform((value: string) => value.replace(/\r\n?/g, '\n')),
     ),
     text(1, 5000).check(
-      z.refine((value) => !CONTROL_EXCEPT_TAB_AND_NEWLINE.test(value), 'must not contain control characters'),
+      // Of the controls, only tab and line break.
+      z.refine((value) => !/[\p{Cc}--[\t\n]]/v.test(value), 'must not contain control characters'),
     ),
   )
   .check(z.describe('The message: 1 to 5000 characters, plain text, line breaks allowed.'));
 
-/**
- * POST /api/contact, as JSON or as an HTML form (`application/x-www-form-urlencoded`). Unknown
- * fields are ignored, so a form may carry a submit button's name or other fields of its own.
- */
+/** POST /api/contact, JSON or form-encoded. Unknown fields are ignored (a form's submit button, say). */
 export const ContactRequestSchema = z
   .looseObject(
     {
@@ -92,21 +85,17 @@ export const ContactAcceptedSchema = z
   })
   .check(z.meta({ id: 'ContactAccepted' }));
 
-export const ContactUnavailableSchema = z
-  .strictObject({
-    error: z.literal('contact unavailable'),
-    mailto: z
-      .optional(z.string().check(z.startsWith('mailto:')))
-      .check(z.describe('A `mailto:` link to write to instead; absent when the site offers no address.')),
-  })
-  .check(z.meta({ id: 'ContactUnavailable' }));
+// Registered for the OpenAPI document; contact.ts builds the 503.
+z.strictObject({
+  error: z.literal('contact unavailable'),
+  mailto: z
+    .optional(z.string().check(z.startsWith('mailto:')))
+    .check(z.describe('A `mailto:` link to write to instead; absent when the site offers no address.')),
+}).check(z.meta({ id: 'ContactUnavailable' }));
 
 const unixMs = () => z.int().check(z.minimum(0));
 
-/**
- * A message waiting in the outbox (Blobs store `contact`) until the mail server accepts it.
- * `messageId` and `receivedAt` never change, so every attempt sends the same mail.
- */
+/** A message in the outbox (Blobs store `contact`) until the mail server accepts it. */
 export const OutboxMessageSchema = z.object({
   id: z.uuid(),
   messageId: z.string().check(z.regex(/^<[^<>\s]+@[^<>\s]+>$/)),
@@ -115,12 +104,15 @@ export const OutboxMessageSchema = z.object({
   email: z.string(),
   message: z.string(),
   attempts: z.int().check(z.minimum(0)),
-  /** Not before this time (Unix ms) may anyone try to send it; also how a sender claims it. */
+  /** Nobody may try to send it before this; also how a sender claims it. */
   nextAttemptAt: unixMs(),
-  /** Why the last attempt failed, as an error code: never a server's words or the message. */
+  /** The last failure's error code: never a server's words or the message. */
   lastError: z.optional(z.string().check(z.maxLength(100))),
 });
 
-export type ContactRequest = z.output<typeof ContactRequestSchema>;
-export type ContactAccepted = z.output<typeof ContactAcceptedSchema>;
+/** A valid message, the honeypot read as empty when absent. */
+export type ContactRequest = Pick<z.output<typeof ContactRequestSchema>, 'name' | 'email' | 'message'> & {
+  website: string;
+};
+export type ContactOutcome = z.output<typeof ContactAcceptedSchema>['status'];
 export type OutboxMessage = z.output<typeof OutboxMessageSchema>;

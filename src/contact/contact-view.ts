@@ -3,32 +3,26 @@ import Negotiator from 'negotiator';
 import { ForbiddenError, HttpError } from '../platform/errors.ts';
 import { type Answer, NO_STORE } from '../platform/http.ts';
 import { mediaTypeOf } from '../platform/request-body.ts';
-import type { ContactOutcome } from './contact.ts';
+import type { ContactOutcome } from './contact-schemas.ts';
 
 /**
- * How POST /api/contact answers: JSON for JSON clients, and for a plain HTML form posted by a
- * browser without script a redirect back to the page (303) or a small page of its own. Browsers
- * may call it from the site's own origin only. Answers are plain values (`Answer`); the function
- * turns them into responses (`respond`, src/platform/http.ts).
+ * How POST /api/contact answers: JSON for JSON clients; a plain HTML form posted by a browser
+ * without script gets a 303 back to its page or a small page of its own. Only the site's own
+ * origin may call it from a browser.
  */
 
 export const CONTACT_ALLOW = ['POST', 'OPTIONS'] as const;
 
 /** The site's own origin, or the origin this request reached (the site may have several hosts). */
-function isOwnOrigin(origin: string, request: Request, siteUrl: string): boolean {
-  return origin === siteUrl || origin === new URL(request.url).origin;
-}
+const isOwnOrigin = (origin: string, request: Request, siteUrl: string) =>
+  origin === siteUrl || origin === new URL(request.url).origin;
 
-/** CORS headers on every POST answer: only the site's own pages may read them. */
+/** On every POST answer: only the site's own pages may read it. */
 export function contactCorsHeaders(siteUrl: string): Record<string, string> {
-  return {
-    'Access-Control-Allow-Origin': siteUrl,
-    'Access-Control-Expose-Headers': 'Retry-After',
-    Vary: 'Origin',
-  };
+  return { 'Access-Control-Allow-Origin': siteUrl, 'Access-Control-Expose-Headers': 'Retry-After', Vary: 'Origin' };
 }
 
-/** Answers a CORS preflight: allowed for the site's own origin only (others get no CORS headers). */
+/** The CORS preflight: allowed for the site's own origin only (others get no CORS headers). */
 export function contactPreflight(request: Request, siteUrl: string): Answer {
   const headers: Record<string, string> = {
     Allow: CONTACT_ALLOW.join(', '),
@@ -47,10 +41,8 @@ export function contactPreflight(request: Request, siteUrl: string): Answer {
 }
 
 /**
- * A browser names the page's origin in `Origin` on every POST; one from another site (or an
- * opaque `null` origin) is a cross-site submission and is refused, so no other site can make its
- * visitors send mail. Clients that send no `Origin` (scripts, servers) are not browsers posting
- * across sites and are let through.
+ * A POST whose `Origin` is another site (or opaque `null`) is refused, so no other site can make
+ * its visitors send mail. Without `Origin` it is no browser posting across sites.
  */
 export function assertOwnOrigin(request: Request, siteUrl: string): void {
   const origin = request.headers.get('origin');
@@ -59,10 +51,7 @@ export function assertOwnOrigin(request: Request, siteUrl: string): void {
   }
 }
 
-/**
- * A form post from a browser gets a human answer; JSON bodies, and clients that prefer JSON
- * (`Accept: application/json`), get JSON. Without `Accept`, and on a tie, HTML.
- */
+/** Form posts get HTML unless they prefer JSON (`Accept`); without `Accept`, and on a tie, HTML. */
 export function answersWithHtml(request: Request): boolean {
   if (mediaTypeOf(request) !== 'application/x-www-form-urlencoded') return false;
   const accept = request.headers.get('accept') || undefined;
@@ -80,98 +69,65 @@ export function ownReferer(request: Request, siteUrl: string): URL | null {
   return url;
 }
 
-/** JSON answer for an accepted message: 200 `sent` or 202 `queued`. */
+/** 200 `sent` or 202 `queued`. */
 export function acceptedJson(outcome: ContactOutcome, siteUrl: string): Answer {
-  return {
-    status: outcome === 'sent' ? 200 : 202,
-    headers: { ...contactCorsHeaders(siteUrl), 'Cache-Control': NO_STORE },
-    json: { status: outcome },
-  };
+  const headers = { ...contactCorsHeaders(siteUrl), 'Cache-Control': NO_STORE };
+  return { status: outcome === 'sent' ? 200 : 202, headers, json: { status: outcome } };
 }
 
-/**
- * A form post that was accepted: 303 back to the page it came from with `?contact=sent` or
- * `?contact=queued`, or, without a usable Referer, a small page saying so (200 or 202).
- */
+const ACCEPTED_PAGES = {
+  sent: [200, 'Message sent', 'has been sent.'],
+  queued: [202, 'Message received', 'has been received and will be delivered shortly.'],
+} as const;
+
+/** 303 back to the form's page with `?contact=<outcome>`, or without a usable Referer a page saying so. */
 export function acceptedForm(request: Request, outcome: ContactOutcome, siteUrl: string): Answer {
   const back = ownReferer(request, siteUrl);
   if (back) {
     back.searchParams.set('contact', outcome);
     return { status: 303, redirect: back.href };
   }
-  return outcome === 'sent'
-    ? htmlPage(200, 'Message sent', ['<p>Thank you. Your message has been sent.</p>'], `${siteUrl}/`)
-    : htmlPage(
-        202,
-        'Message received',
-        ['<p>Thank you. Your message has been received and will be delivered shortly.</p>'],
-        `${siteUrl}/`,
-      );
+  const [status, title, text] = ACCEPTED_PAGES[outcome];
+  return htmlPage(status, title, `<p>Thank you. Your message ${text}</p>`, `${siteUrl}/`);
 }
 
 const FIELD_LABELS: Record<string, string> = { name: 'Name', email: 'E-mail', message: 'Message' };
 
-/** A form post that was not accepted: a small page with the same status the JSON answer has. */
+/** A form post that was not accepted: a small page with the status the JSON answer has. */
 export function errorForm(error: unknown, request: Request, siteUrl: string): Answer {
   const back = ownReferer(request, siteUrl)?.href ?? `${siteUrl}/`;
   if (!(error instanceof HttpError)) {
     console.error('Unexpected error while answering a contact form post:', error);
-    return htmlPage(500, 'Something went wrong', ['<p>Your message was not sent. Please try again later.</p>'], back);
+    return htmlPage(500, 'Something went wrong', '<p>Your message was not sent. Please try again later.</p>', back);
   }
-  const retryAfter = Number(error.headers['Retry-After']);
-  switch (error.status) {
-    case 400: {
-      const issues = (error.details.issues ?? []) as { path: string; message: string }[];
-      const items = issues.map(
-        (issue) =>
-          `<li>${escapeHtml(FIELD_LABELS[issue.path] ?? (issue.path || 'Form'))}: ${escapeHtml(issue.message)}</li>`,
-      );
-      return htmlPage(
-        400,
-        'Please check the form',
-        ['<p>The message was not sent:</p>', `<ul>${items.join('')}</ul>`],
-        back,
-        'Back to the form',
-      );
-    }
-    case 429:
-      return htmlPage(
-        429,
-        'Too many messages',
-        [`<p>Thank you for writing so much! Please wait ${minutes(retryAfter)} before sending another message.</p>`],
-        back,
-        'Back to the site',
-        error.headers,
-      );
-    case 503: {
-      const mailto = typeof error.details.mailto === 'string' ? error.details.mailto : undefined;
-      const address = mailto?.slice('mailto:'.length);
-      return htmlPage(
-        503,
-        'The contact form is not available',
-        [
-          mailto && address
-            ? `<p>Please write an e-mail to <a href="${escapeHtml(mailto)}">${escapeHtml(address)}</a> instead.</p>`
-            : '<p>Please try again later.</p>',
-        ],
-        back,
-        'Back to the site',
-        error.headers,
-      );
-    }
-    default:
-      return htmlPage(
-        error.status,
-        'Message not sent',
-        [`<p>The message could not be accepted (${escapeHtml(error.message)}).</p>`],
-        back,
-      );
+  const { status, headers, details } = error;
+  if (status === 400) {
+    const items = ((details.issues ?? []) as { path: string; message: string }[]).map(
+      ({ path, message }) => `<li>${escapeHtml(FIELD_LABELS[path] ?? (path || 'Form'))}: ${escapeHtml(message)}</li>`,
+    );
+    const body = `<p>The message was not sent:</p>\n<ul>${items.join('')}</ul>`;
+    return htmlPage(400, 'Please check the form', body, back, 'Back to the form');
   }
-}
-
-function minutes(seconds: number): string {
-  const count = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : 60;
-  return count === 1 ? 'a minute' : `${count} minutes`;
+  if (status === 429) {
+    const seconds = Number(headers['Retry-After']);
+    const wait = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : 60;
+    const body = `<p>Thank you for writing so much! Please wait ${wait === 1 ? 'a minute' : `${wait} minutes`} before sending another message.</p>`;
+    return htmlPage(429, 'Too many messages', body, back, 'Back to the site', headers);
+  }
+  if (status === 503) {
+    const mailto = typeof details.mailto === 'string' ? details.mailto : '';
+    const address = mailto.slice('mailto:'.length);
+    const body = address
+      ? `<p>Please write an e-mail to <a href="${escapeHtml(mailto)}">${escapeHtml(address)}</a> instead.</p>`
+      : '<p>Please try again later.</p>';
+    return htmlPage(503, 'The contact form is not available', body, back, 'Back to the site', headers);
+  }
+  return htmlPage(
+    status,
+    'Message not sent',
+    `<p>The message could not be accepted (${escapeHtml(error.message)}).</p>`,
+    back,
+  );
 }
 
 const STYLE =
@@ -182,12 +138,12 @@ const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${createH
 function htmlPage(
   status: number,
   title: string,
-  paragraphs: string[],
+  body: string,
   backHref: string,
   backLabel = 'Back to the site',
-  extraHeaders: Record<string, string> = {},
+  headers: Record<string, string> = {},
 ): Answer {
-  const body = `<!doctype html>
+  const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -198,19 +154,17 @@ function htmlPage(
 <body>
 <main>
 <h1>${escapeHtml(title)}</h1>
-${paragraphs.join('\n')}
+${body}
 <p><a href="${escapeHtml(backHref)}">${escapeHtml(backLabel)}</a></p>
 </main>
 </body>
 </html>
 `;
-  return { status, headers: { ...extraHeaders, 'Content-Security-Policy': CONTENT_SECURITY_POLICY }, html: body };
+  return { status, headers: { ...headers, 'Content-Security-Policy': CONTENT_SECURITY_POLICY }, html };
 }
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
-  );
+  const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+  return text.replace(/[&<>"']/g, (char) => entities[char] ?? char);
 }

@@ -12,7 +12,6 @@ import {
 } from '../platform/openapi-vocabulary.ts';
 import { MAX_BODY_BYTES } from './location.ts';
 
-/** OwnTracks on Android can only send HTTP Basic: the alternative to `bearerAuth` on POST. */
 export const locationSecuritySchemes: Record<string, JsonObject> = {
   ownerTokenAsBasicPassword: {
     type: 'http',
@@ -20,6 +19,20 @@ export const locationSecuritySchemes: Record<string, JsonObject> = {
     description:
       "For OwnTracks on Android, which can only send HTTP Basic: any user name, the owner's token as the password.",
   },
+};
+
+/** An `Error` answer with the body the code sends. */
+const failure = (description: string, example: JsonObject, headers?: JsonObject): JsonObject => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: jsonContent('Error', example),
+});
+
+const updatedAt = '2024-02-02T07:15:49.000Z';
+const overlandPoint = {
+  type: 'Feature',
+  geometry: { type: 'Point', coordinates: [-122.030581, 37.3318] },
+  properties: { timestamp: '2015-10-01T08:00:00-0700', horizontal_accuracy: 30 },
 };
 
 export const locationPaths: Record<string, JsonObject> = {
@@ -39,16 +52,8 @@ export const locationPaths: Record<string, JsonObject> = {
             'application/json': {
               schema: ref('Location'),
               examples: {
-                live: {
-                  value: {
-                    status: 'live',
-                    lat: 48.86,
-                    lon: 2.29,
-                    updatedAt: '2024-02-02T07:15:49.000Z',
-                    label: 'Paris',
-                  },
-                },
-                stale: { value: { status: 'stale', updatedAt: '2024-02-02T07:15:49.000Z' } },
+                live: { value: { status: 'live', lat: 48.86, lon: 2.29, updatedAt, label: 'Paris' } },
+                stale: { value: { status: 'stale', updatedAt } },
                 never: { value: { status: 'stale', updatedAt: null } },
               },
             },
@@ -90,17 +95,7 @@ export const locationPaths: Record<string, JsonObject> = {
               plain: { value: { lat: 48.8583, lon: 2.2945, label: 'Paris', timestamp: '2024-02-02T07:15:49Z' } },
               endTravel: { value: { active: false } },
               owntracks: { value: { _type: 'location', lat: 48.85833, lon: 2.29513, tst: 1497476456, tid: 'JJ' } },
-              overland: {
-                value: {
-                  locations: [
-                    {
-                      type: 'Feature',
-                      geometry: { type: 'Point', coordinates: [-122.030581, 37.3318] },
-                      properties: { timestamp: '2015-10-01T08:00:00-0700', horizontal_accuracy: 30 },
-                    },
-                  ],
-                },
-              },
+              overland: { value: { locations: [overlandPoint] } },
             },
           },
         },
@@ -116,10 +111,13 @@ export const locationPaths: Record<string, JsonObject> = {
             },
           },
         },
-        '400': {
-          description:
-            'The body is not a JSON object, a member is invalid (e.g. latitude outside [-90, 90], longitude outside [-180, 180], a non-number, a timestamp in the future), or the `Authorization` header is malformed or the token was sent in more than one way (then with an `invalid_request` challenge).',
-          headers: {
+        '400': failure(
+          'The body is not a JSON object, a member is invalid (e.g. latitude outside [-90, 90], longitude outside [-180, 180], a non-number, a timestamp in the future), or the `Authorization` header is malformed or the token was sent in more than one way (then with an `invalid_request` challenge).',
+          {
+            error: 'invalid location update',
+            issues: [{ path: 'lat', message: 'Too big: expected number to be <=90' }],
+          },
+          {
             ...headerRefs('Cache-Control'),
             'WWW-Authenticate': {
               description:
@@ -128,41 +126,27 @@ export const locationPaths: Record<string, JsonObject> = {
               schema: { type: 'string', pattern: '^Bearer ' },
             },
           },
-          content: {
-            'application/json': {
-              schema: ref('Error'),
-              example: {
-                error: 'invalid location update',
-                issues: [{ path: 'lat', message: 'Too big: expected number to be <=90' }],
-              },
-            },
-          },
-        },
-        '401': {
-          description:
-            'No token, a wrong one, or no token configured on the server. Expected for everyone but the owner.',
-          headers: headerRefs('WWW-Authenticate', 'Cache-Control'),
-          content: jsonContent('Error', { error: 'invalid token' }),
-        },
-        '413': {
-          description: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
-          content: jsonContent('Error', { error: `body larger than ${MAX_BODY_BYTES} bytes` }),
-        },
-        '415': {
-          description: 'The body is not JSON (`application/json`, or a `+json` type).',
-          content: jsonContent('Error', { error: 'content type must be application/json' }),
-        },
-        '429': {
-          description:
-            'Too many failed authentications from this client (an IPv4 address or an IPv6 /64) within 15 minutes; `Retry-After` counts from the oldest.',
-          headers: headerRefs('Retry-After', 'Cache-Control'),
-          content: jsonContent('Error', { error: 'too many requests' }),
-        },
-        '503': {
-          description:
-            'The pin store is unavailable for the moment; try again later (the phone apps retry on their own).',
-          content: jsonContent('Error', { error: 'location store unavailable' }),
-        },
+        ),
+        '401': failure(
+          'No token, a wrong one, or no token configured on the server. Expected for everyone but the owner.',
+          { error: 'invalid token' },
+          headerRefs('WWW-Authenticate', 'Cache-Control'),
+        ),
+        '413': failure(`The body is larger than ${MAX_BODY_BYTES} bytes.`, {
+          error: `body larger than ${MAX_BODY_BYTES} bytes`,
+        }),
+        '415': failure('The body is not JSON (`application/json`, or a `+json` type).', {
+          error: 'content type must be application/json',
+        }),
+        '429': failure(
+          'Too many failed authentications from this client (an IPv4 address or an IPv6 /64) within 15 minutes; `Retry-After` counts from the oldest.',
+          { error: 'too many requests' },
+          headerRefs('Retry-After', 'Cache-Control'),
+        ),
+        '503': failure(
+          'The pin store is unavailable for the moment; try again later (the phone apps retry on their own).',
+          { error: 'location store unavailable' },
+        ),
       },
     },
   },

@@ -1,19 +1,26 @@
 import * as z from '../platform/zod-mini.ts';
 
 /**
- * Travel-mode location pin: what the owner's phone may POST (three formats, so that OwnTracks,
- * Overland and anything that can send a small JSON object work unchanged), what is kept in Blobs,
- * and what GET /api/location publishes. The formats follow notes/location-clients.md.
+ * The travel-mode pin: what the owner's phone may POST (plain, OwnTracks and Overland, as
+ * notes/location-clients.md describes them), what Blobs keeps, and what GET publishes.
  */
 
-/** 2000-01-01T00:00:00Z: no real fix is older; anything before is a unit mistake (seconds for ms). */
+/** 2000-01-01: no real fix is older; anything before is a unit mistake (seconds for ms). */
 export const EARLIEST_FIX_MS = 946_684_800_000;
 
-const latitude = z.number().check(z.minimum(-90), z.maximum(90));
-const longitude = z.number().check(z.minimum(-180), z.maximum(180));
+const degrees = (bound: number) => z.number().check(z.minimum(-bound), z.maximum(bound));
+const latitude = degrees(90);
+const longitude = degrees(180);
+const fixMs = z.int().check(z.minimum(EARLIEST_FIX_MS));
+const placeName = z.string().check(
+  z.trim(),
+  z.minLength(1),
+  z.maxLength(100),
+  z.refine((text) => !/\p{Cc}/u.test(text), 'must not contain control characters'),
+);
 
-// ISO 8601 date-time with a zone. Overland writes the offset without a colon (`-0700`), which
-// ISO 8601 allows (basic format) and RFC 3339 does not, so `z.iso.datetime()` is too strict here.
+// Overland writes the zone offset without a colon (`-0700`): ISO 8601, but not the RFC 3339 that
+// `z.iso.datetime()` checks.
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})$/;
 
 /** Unix milliseconds of an ISO 8601 date-time with a zone; NaN when it is not one. */
@@ -27,20 +34,17 @@ const isoDateTime = z.string().check(
   z.refine((value) => parseIsoDateTime(value) >= EARLIEST_FIX_MS, 'must be a real date after 2000-01-01'),
 );
 
-// Numbers from an iOS Shortcut dictionary may arrive as text; the text must still be a plain decimal.
+// An iOS Shortcut dictionary may send numbers as text; it must still be a plain decimal.
 const DECIMAL = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const lenientDegrees = (bound: number) =>
   z.union([
-    z.number().check(z.minimum(-bound), z.maximum(bound)),
+    degrees(bound),
     z.string().check(
       z.trim(),
       z.regex(DECIMAL, 'must be a number'),
       z.refine((text) => Math.abs(Number(text)) <= bound, `must be between -${bound} and ${bound}`),
     ),
   ]);
-
-/** Reads a number or numeric text that the schema has already checked. */
-export const degreesOf = (value: number | string): number => (typeof value === 'number' ? value : Number(value));
 
 export const PlainLocationUpdateSchema = z
   .looseObject({
@@ -53,17 +57,10 @@ export const PlainLocationUpdateSchema = z
       .check(z.describe('Same as `lat` (for iOS Shortcuts dictionaries); `lat` wins when both are sent.')),
     longitude: z.optional(lenientDegrees(180)).check(z.describe('Same as `lon`; `lon` wins when both are sent.')),
     label: z
-      .optional(
-        z.string().check(
-          z.trim(),
-          z.minLength(1),
-          z.maxLength(100),
-          z.refine((text) => !/\p{Cc}/u.test(text), 'must not contain control characters'),
-        ),
-      )
+      .optional(placeName)
       .check(z.describe('Place name to publish with the pin, e.g. a city. Published as sent.')),
     timestamp: z
-      .optional(z.union([isoDateTime, z.int().check(z.minimum(EARLIEST_FIX_MS))]))
+      .optional(z.union([isoDateTime, fixMs]))
       .check(
         z.describe(
           'When the position was taken: ISO 8601 with a time zone, or Unix milliseconds. Default: when the request arrives.',
@@ -111,7 +108,7 @@ export const OwnTracksLocationSchema = z
     }),
   );
 
-export const OwnTracksOtherMessageSchema = z
+const OwnTracksOtherMessageSchema = z
   .looseObject({
     _type: z.string().check(z.regex(/^(?!location$)/)),
   })
@@ -122,7 +119,8 @@ export const OwnTracksOtherMessageSchema = z
     }),
   );
 
-export const OwnTracksMessageSchema = z.union([OwnTracksLocationSchema, OwnTracksOtherMessageSchema]).check(
+// Registered for the OpenAPI document: location-update.ts tells the messages apart by `_type`.
+z.union([OwnTracksLocationSchema, OwnTracksOtherMessageSchema]).check(
   z.meta({
     id: 'OwnTracksMessage',
     description: 'One OwnTracks message, as the app sends it in HTTP mode (one message per request).',
@@ -136,7 +134,7 @@ const PointGeometrySchema = z.looseObject({
     .check(z.describe('GeoJSON order: longitude, latitude (then optionally altitude).')),
 });
 
-export const OverlandFeatureSchema = z
+const OverlandFeatureSchema = z
   .looseObject({
     type: z.literal('Feature'),
     geometry: z.optional(z.nullable(PointGeometrySchema)),
@@ -164,8 +162,8 @@ export const OverlandFeatureSchema = z
 export const OverlandBatchSchema = z
   .looseObject({
     locations: z.array(OverlandFeatureSchema),
-    // The app adds `current` (its newest point, not in the batch) when its queue is long. It is a
-    // bonus: a malformed one is ignored rather than failing the batch, which the app would resend forever.
+    // The app's newest point, sent beside a long queue: a malformed one is ignored rather than
+    // failing the batch, which the app would resend forever.
     current: z.catch(z.optional(OverlandFeatureSchema), undefined),
     _type: z.optional(z.never()).check(z.describe('Not allowed: a body with `_type` is an OwnTracks message.')),
   })
@@ -177,7 +175,6 @@ export const OverlandBatchSchema = z
     }),
   );
 
-/** The answer OwnTracks expects: a JSON array of messages for the app (always empty here). */
 export const OwnTracksResponseSchema = z.array(z.looseObject({ _type: z.string() })).check(
   z.meta({
     id: 'OwnTracksResponse',
@@ -185,30 +182,29 @@ export const OwnTracksResponseSchema = z.array(z.looseObject({ _type: z.string()
   }),
 );
 
-/** The answer Overland needs before it deletes a batch from the phone. */
 export const OverlandResponseSchema = z
   .strictObject({ result: z.literal('ok') })
   .check(
     z.meta({ id: 'OverlandResponse', description: 'What Overland needs before it deletes the batch from the phone.' }),
   );
 
-/** A position as kept in Blobs: already coarsened (nothing finer is ever stored), with its fix time. */
+/** A pin as Blobs keeps it: coarsened (nothing finer is ever stored), with its fix time. */
 export const StoredPinSchema = z.strictObject({
   lat: latitude,
   lon: longitude,
-  label: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-  at: z.int().check(z.minimum(EARLIEST_FIX_MS)),
+  label: z.optional(placeName),
+  at: fixMs,
 });
 
 /** Travel mode switched on or off, and when. */
 export const StoredTravelSwitchSchema = z.strictObject({
   active: z.boolean(),
-  at: z.int().check(z.minimum(EARLIEST_FIX_MS)),
+  at: fixMs,
 });
 
 const updatedAt = z.iso.datetime().check(z.describe('When the position was taken (ISO 8601, UTC).'));
 
-export const LiveLocationSchema = z
+const LiveLocationSchema = z
   .strictObject({
     status: z.literal('live'),
     lat: latitude.check(z.describe('Latitude rounded to 2 decimal places (about 1 km).')),
@@ -218,7 +214,7 @@ export const LiveLocationSchema = z
   })
   .check(z.meta({ id: 'LiveLocation', description: 'The owner is travelling and roughly here.' }));
 
-export const StaleLocationSchema = z
+const StaleLocationSchema = z
   .strictObject({
     status: z.literal('stale'),
     updatedAt: z
@@ -239,10 +235,6 @@ export const LocationSchema = z.discriminatedUnion('status', [LiveLocationSchema
   }),
 );
 
-export type PlainLocationUpdate = z.output<typeof PlainLocationUpdateSchema>;
-export type OwnTracksLocation = z.output<typeof OwnTracksLocationSchema>;
-export type OverlandBatch = z.output<typeof OverlandBatchSchema>;
-export type OverlandFeature = z.output<typeof OverlandFeatureSchema>;
 export type StoredPin = z.output<typeof StoredPinSchema>;
 export type StoredTravelSwitch = z.output<typeof StoredTravelSwitchSchema>;
 export type Location = z.output<typeof LocationSchema>;

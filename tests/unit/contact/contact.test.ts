@@ -163,7 +163,7 @@ describe('header safety', () => {
   const settings = { smtpUrl: 'smtp://127.0.0.1:2525', from: 'contact@site.example', to: 'owner@example.net' };
   const mail: ContactMail = {
     messageId: '<0b0e4a60-3a2c-4a55-9d0c-7f0d5f7f4b1e@site.example>',
-    receivedAt: new Date('2026-11-21T10:00:00.000Z'),
+    receivedAt: Date.parse('2026-11-21T10:00:00.000Z'),
     name: 'Eve <eve@evil.example>, "x"\r\nBcc: a@b.c',
     email: 'visitor@example.com',
     message: 'Hello\n.\nBcc: a@b.c',
@@ -178,7 +178,7 @@ describe('header safety', () => {
       envelope: { from: 'contact@site.example', to: ['owner@example.net'] },
       replyTo: { name: 'Eve <eve@evil.example>, "x" Bcc: a@b.c', address: 'visitor@example.com' },
       messageId: mail.messageId,
-      date: mail.receivedAt,
+      date: new Date(mail.receivedAt),
     });
     expect(options).not.toHaveProperty('cc');
     expect(options).not.toHaveProperty('bcc');
