@@ -124,14 +124,8 @@ export const StoredRunSchema = z.object({
   shares: z.optional(z.object({ shared: count(), failed: count(), waiting: count() })),
 });
 
-/** The newest share attempt, as the status endpoint shows it. */
-export const StoredShareSchema = z.object({
-  at: unixMs(),
-  url: z.string(),
-  title: z.string(),
-  outcome: outcome(),
-  message: z.string(),
-});
+/** The newest share attempt as stored: the public body, with `at` in Unix ms. */
+export const StoredShareSchema = z.object({ ...NetworkShareSchema.shape, at: unixMs() });
 
 /** A claim on one post by one run (write-once per attempt). */
 export const ShareClaimSchema = z.object({

@@ -17,6 +17,7 @@ const TOKEN_KEY = 'token';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NEW_TOKEN_HINT = 'configure a new long-lived token in PHOTO_FEED_ACCESS_TOKEN';
+const ended = (outcome: 'success' | 'failure', message: string) => ({ outcome, message });
 
 /** The platform refuses to refresh a token younger than this. */
 export const REFRESH_MIN_AGE_MS = 24 * HOUR;
@@ -70,18 +71,15 @@ export async function runPhotoTokenRefreshJob(options: { timeoutMs?: number } = 
     const config = getConfig();
     const configured = config.PHOTO_FEED_ACCESS_TOKEN;
     if (!configured) {
-      return {
-        outcome: 'success',
-        message: 'the photo feed is not configured (PHOTO_FEED_ACCESS_TOKEN): nothing to refresh',
-      };
+      return ended('success', 'the photo feed is not configured (PHOTO_FEED_ACCESS_TOKEN): nothing to refresh');
     }
     const stored = await storedToken(configured);
     const now = Date.now();
     const decision = refreshDecision(stored, now);
     if (!decision.refresh) {
       return decision.expired
-        ? { outcome: 'failure', message: `${decision.reason}: ${NEW_TOKEN_HINT}` }
-        : { outcome: 'success', message: `not refreshed: ${decision.reason}` };
+        ? ended('failure', `${decision.reason}: ${NEW_TOKEN_HINT}`)
+        : ended('success', `not refreshed: ${decision.reason}`);
     }
     let refreshed: { accessToken: string; expiresInSeconds: number };
     try {
@@ -94,7 +92,7 @@ export async function runPhotoTokenRefreshJob(options: { timeoutMs?: number } = 
       if (!(error instanceof UpstreamError)) throw error;
       const hint =
         error instanceof GraphApiError && error.code === 190 ? `: ${NEW_TOKEN_HINT}` : '; the next run tries again';
-      return { outcome: 'failure', message: `refresh failed: ${error.message}${hint}` };
+      return ended('failure', `refresh failed: ${error.message}${hint}`);
     }
     const expiresAt = now + refreshed.expiresInSeconds * 1000;
     try {
@@ -108,15 +106,9 @@ export async function runPhotoTokenRefreshJob(options: { timeoutMs?: number } = 
     } catch (error) {
       // The token in use stays valid until its own expiry; the next run refreshes again.
       console.warn(`Photo token: could not store the refreshed token: ${(error as Error).message}`);
-      return {
-        outcome: 'failure',
-        message: 'refreshed, but the new token could not be stored; the next run tries again',
-      };
+      return ended('failure', 'refreshed, but the new token could not be stored; the next run tries again');
     }
-    return {
-      outcome: 'success',
-      message: `refreshed (${decision.reason}); the token now expires at ${iso(expiresAt)}`,
-    };
+    return ended('success', `refreshed (${decision.reason}); the token now expires at ${iso(expiresAt)}`);
   });
 }
 
