@@ -35,7 +35,7 @@ async function shareNewPosts(run: Run): Promise<RunReport> {
   const { NETWORK_ACCESS_TOKEN: token, NETWORK_AUTHOR_URN: authorUrn, NETWORK_FEED_URL: feedUrl } = config;
   if (!token || !authorUrn || !feedUrl) {
     const names = (['NETWORK_ACCESS_TOKEN', 'NETWORK_AUTHOR_URN', 'NETWORK_FEED_URL'] as const).filter(
-      (n) => !config[n],
+      (name) => !config[name],
     );
     return failure(`not configured: set ${names.join(', ')}`);
   }
