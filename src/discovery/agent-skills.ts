@@ -1,8 +1,6 @@
 /**
- * Agent Skills discovery 0.2.0 (https://github.com/cloudflare/agent-skills-discovery-rfc):
- * the skills this site offers, rendered for SITE_URL, and the index that lists them with the
- * sha256 of the exact bytes served. Both are prerendered from these functions in the same build,
- * so the digest cannot go stale.
+ * Agent Skills discovery 0.2.0 (https://github.com/cloudflare/agent-skills-discovery-rfc): the
+ * skills rendered for SITE_URL and their index, prerendered in the same build so a digest cannot go stale.
  */
 import { createHash } from 'node:crypto';
 import { waitTimesExample } from '../wait-times/example.ts';
@@ -12,14 +10,8 @@ import parkWaitTimes from './skills/park-wait-times/SKILL.md?raw';
 export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 
 /** Skill templates by name; the name is also the folder the skill is served from. */
-const TEMPLATES: Readonly<Record<string, string>> = {
-  'park-wait-times': parkWaitTimes,
-};
-
+const TEMPLATES: Readonly<Record<string, string>> = { 'park-wait-times': parkWaitTimes };
 export const SKILL_NAMES: readonly string[] = Object.keys(TEMPLATES);
-
-/** Where a skill is served (the convention of the discovery draft). */
-export const skillPath = (name: string): string => `/.well-known/agent-skills/${name}/SKILL.md`;
 
 /** Values the templates may use as `{{NAME}}`. */
 function placeholders(siteUrl: string): Record<string, string> {
@@ -60,29 +52,20 @@ export function frontmatterOf(markdown: string): Record<string, string> {
   return fields;
 }
 
-export interface SkillsIndex {
-  $schema: string;
-  skills: { name: string; type: 'skill-md'; description: string; url: string; digest: string }[];
-}
-
-/** `sha256:` and the lowercase hex digest of the bytes (the form the index requires). */
-export const digestOf = (bytes: Uint8Array | string): string =>
-  `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-
-/** /.well-known/agent-skills/index.json for `siteUrl`, sorted by name. */
-export function buildSkillsIndex(siteUrl: string): SkillsIndex {
+/** /.well-known/agent-skills/index.json for `siteUrl`, sorted by name; each digest is of the exact bytes served. */
+export function buildSkillsIndex(siteUrl: string) {
   return {
     $schema: AGENT_SKILLS_SCHEMA,
     skills: [...SKILL_NAMES].sort().map((name) => {
       const markdown = renderSkill(name, siteUrl);
-      const description = frontmatterOf(markdown).description ?? '';
       return {
         name,
-        type: 'skill-md',
-        description,
-        url: new URL(skillPath(name), siteUrl).href,
-        digest: digestOf(Buffer.from(markdown, 'utf8')),
+        type: 'skill-md' as const,
+        description: frontmatterOf(markdown).description ?? '',
+        url: new URL(`/.well-known/agent-skills/${name}/SKILL.md`, siteUrl).href,
+        digest: `sha256:${createHash('sha256').update(markdown, 'utf8').digest('hex')}`,
       };
     }),
   };
 }
+export type SkillsIndex = ReturnType<typeof buildSkillsIndex>;

@@ -17,22 +17,20 @@ const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'tr
 
 /** Every operation of the document, grouped in the order of `tags` (untagged last), then by path. */
 export function operationsOf(document: OpenApiDocument): Operation[] {
-  const all: Operation[] = [];
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of METHODS) {
-      const operation = item[method] as Operation['operation'] | undefined;
-      if (!operation) continue;
-      const id = typeof operation.operationId === 'string' ? operation.operationId : `${method}-${path}`;
-      all.push({ method: method.toUpperCase(), path, id, operation });
-    }
-  }
-  const tagOrder = ((document.tags as { name: string }[] | undefined) ?? []).map((tag) => tag.name);
+  const tags = ((document.tags as { name: string }[] | undefined) ?? []).map((tag) => tag.name);
   const rank = (op: Operation) => {
-    const tag = (op.operation.tags as string[] | undefined)?.[0];
-    const index = tag === undefined ? -1 : tagOrder.indexOf(tag);
-    return index === -1 ? tagOrder.length : index;
+    const index = tags.indexOf((op.operation.tags as string[] | undefined)?.[0] ?? '');
+    return index === -1 ? tags.length : index;
   };
-  return all.sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  return Object.entries(document.paths)
+    .flatMap(([path, item]) =>
+      METHODS.flatMap((method) => {
+        const operation = item[method] as Operation['operation'] | undefined;
+        const id = typeof operation?.operationId === 'string' ? operation.operationId : `${method}-${path}`;
+        return operation ? [{ method: method.toUpperCase(), path, id, operation }] : [];
+      }),
+    )
+    .sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 }
 
 interface Parameter {
@@ -47,12 +45,8 @@ interface Parameter {
 const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** A value for a parameter in an example: its `example`, else its first enum value, else a placeholder. */
-function exampleValue(parameter: Parameter): string {
-  if (parameter.example !== undefined) return String(parameter.example);
-  const values = parameter.schema?.enum as unknown[] | undefined;
-  if (values?.length) return String(values[0]);
-  return `<${parameter.name}>`;
-}
+const exampleValue = (parameter: Parameter): string =>
+  String(parameter.example ?? (parameter.schema?.enum as unknown[] | undefined)?.[0] ?? `<${parameter.name}>`);
 
 /**
  * A curl command that calls the operation on `serverUrl` with the required parameters filled
@@ -73,10 +67,7 @@ export function curlFor(op: Operation, serverUrl: string): string {
   const parts = ['curl -s'];
   if (op.method === 'HEAD') parts.push('-I');
   else if (op.method !== 'GET') parts.push(`-X ${op.method}`);
-  const security = (op.operation.security as JsonObject[] | undefined) ?? [];
-  if (security.some((requirement) => 'bearerAuth' in requirement)) {
-    parts.push(`-H "Authorization: Bearer $TOKEN"`);
-  }
+  if (needsToken(op.operation)) parts.push(`-H "Authorization: Bearer $TOKEN"`);
   const body = op.operation.requestBody as { content?: Record<string, { example?: unknown }> } | undefined;
   const json = body?.content?.['application/json'];
   if (json) {
@@ -87,7 +78,15 @@ export function curlFor(op: Operation, serverUrl: string): string {
   return parts.join(' ');
 }
 
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** Whether an operation takes the owner's bearer token. */
+export const needsToken = (operation: JsonObject): boolean =>
+  ((operation.security as JsonObject[] | undefined) ?? []).some((requirement) => 'bearerAuth' in requirement);
+
+/** The schema a type links to: the schema itself or the items of an array. */
+export function refOf(schema: JsonObject | undefined): string | undefined {
+  const target = schema?.type === 'array' ? (schema.items as JsonObject | undefined) : schema;
+  return typeof target?.$ref === 'string' ? target.$ref.split('/').at(-1) : undefined;
+}
 
 /** A short, readable type for a JSON Schema: `integer ≥ 0, multiple of 5 | null`, `array of Ride`, … */
 export function typeLabel(schema: JsonObject | undefined): string {
@@ -101,7 +100,8 @@ export function typeLabel(schema: JsonObject | undefined): string {
   if (type === 'array') return `array of ${typeLabel(schema.items as JsonObject | undefined)}`;
   const facts: string[] = [];
   if (typeof schema.minimum === 'number') facts.push(`≥ ${schema.minimum}`);
-  if (typeof schema.maximum === 'number' && schema.maximum !== MAX_SAFE) facts.push(`≤ ${schema.maximum}`);
+  if (typeof schema.maximum === 'number' && schema.maximum !== Number.MAX_SAFE_INTEGER)
+    facts.push(`≤ ${schema.maximum}`);
   if (typeof schema.multipleOf === 'number') facts.push(`multiple of ${schema.multipleOf}`);
   if (typeof schema.minLength === 'number') facts.push(`${schema.minLength}–${schema.maxLength ?? '…'} characters`);
   else if (typeof schema.maxLength === 'number') facts.push(`at most ${schema.maxLength} characters`);

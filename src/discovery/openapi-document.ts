@@ -33,8 +33,6 @@ const PATHS: Record<string, JsonObject> = {
   ...photoFeedPaths,
 };
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
 /**
  * The OpenAPI 3.1 description of the whole API, generated from the zod schemas the code
  * validates with, so the two cannot drift. `siteUrl` becomes the server URL; the prerendered
@@ -87,29 +85,16 @@ export interface OpenApiDocument extends JsonObject {
 
 /** Every response of every operation carries the `Link` to the API catalog (RFC 9727 §3). */
 function withCatalogLink(paths: Record<string, JsonObject>): OpenApiDocument['paths'] {
-  const out: OpenApiDocument['paths'] = {};
-  for (const [path, item] of Object.entries(paths)) {
-    const copy: Record<string, JsonObject> = {};
-    for (const [key, value] of Object.entries(item)) {
-      const operation = value as JsonObject;
-      if (!(HTTP_METHODS as readonly string[]).includes(key) || !operation.responses) {
-        copy[key] = operation;
-        continue;
-      }
-      const responses = Object.fromEntries(
-        Object.entries(operation.responses as Record<string, JsonObject>).map(([status, response]) => [
-          status,
-          { ...response, headers: { ...(response.headers as JsonObject | undefined), ...headerRefs('Link') } },
-        ]),
-      );
-      copy[key] = { ...operation, responses };
+  const copy = structuredClone(paths) as OpenApiDocument['paths'];
+  for (const operation of Object.values(copy).flatMap((item) => Object.values(item))) {
+    for (const response of Object.values((operation.responses ?? {}) as Record<string, JsonObject>)) {
+      response.headers = { ...(response.headers as JsonObject | undefined), ...headerRefs('Link') };
     }
-    out[path] = copy;
   }
-  return out;
+  return copy;
 }
 
-/** The shared headers the paths refer to (shared.ts keeps more, ready for areas still to come). */
+/** The shared headers the paths refer to (the vocabulary holds more). */
 function usedHeaders(paths: OpenApiDocument['paths']): Partial<typeof HEADERS> {
   const text = JSON.stringify(paths);
   return Object.fromEntries(

@@ -10,76 +10,71 @@ import {
   readOnlyMethodNotAllowed,
 } from '../platform/openapi-vocabulary.ts';
 
-const cachedHeaders = headerRefs('ETag', ...PUBLIC_HEADERS);
+type StatusOperation = Record<'operationId' | 'summary' | 'description' | 'ok' | 'schemaId', string> & {
+  example: JsonObject;
+};
 
-const unavailable = errorResponseObject(
-  'The job records cannot be read right now; a status would be a guess.',
-  new ServiceUnavailableError('job records unavailable'),
-  PUBLIC_HEADERS,
-);
-
-const methodNotAllowed = readOnlyMethodNotAllowed;
+/** A job status endpoint: the same statuses and headers, its own body. */
+const statusPath = ({ ok, schemaId, example, ...operation }: StatusOperation): JsonObject => ({
+  get: {
+    ...operation,
+    tags: ['Job status'],
+    security: ANONYMOUS,
+    responses: {
+      '200': {
+        description: ok,
+        headers: headerRefs('ETag', ...PUBLIC_HEADERS),
+        content: jsonContent(schemaId, example),
+      },
+      '304': notModified,
+      '405': readOnlyMethodNotAllowed,
+      '503': errorResponseObject(
+        'The job records cannot be read right now; a status would be a guess.',
+        new ServiceUnavailableError('job records unavailable'),
+        PUBLIC_HEADERS,
+      ),
+    },
+  },
+});
 
 export const jobPaths: Record<string, JsonObject> = {
-  '/api/publish-status': {
-    get: {
-      operationId: 'getPublishStatus',
-      summary: 'Health of the daily publish job',
-      description:
-        'The daily publish job runs at 00:00 UTC and calls the site build hook (a POST) so that posts dated today go live. Every run is recorded; this reports the newest one and the state of the hook. Cached for 60 seconds.',
-      tags: ['Job status'],
-      security: ANONYMOUS,
-      responses: {
-        '200': {
-          description: 'The job and hook health.',
-          headers: cachedHeaders,
-          content: jsonContent('PublishStatus', {
-            job: 'daily-publish',
-            status: 'ok',
-            lastRun: {
-              startedAt: '2026-11-21T00:00:00.012Z',
-              finishedAt: '2026-11-21T00:00:00.431Z',
-              outcome: 'success',
-              message: 'build hook accepted the call (200)',
-            },
-            hook: { configured: true, state: 'ok', lastCalledAt: '2026-11-21T00:00:00.020Z', lastStatus: 200 },
-          }),
-        },
-        '304': notModified,
-        '405': methodNotAllowed,
-        '503': unavailable,
+  '/api/publish-status': statusPath({
+    operationId: 'getPublishStatus',
+    summary: 'Health of the daily publish job',
+    description:
+      'The daily publish job runs at 00:00 UTC and calls the site build hook (a POST) so that posts dated today go live. Every run is recorded; this reports the newest one and the state of the hook. Cached for 60 seconds.',
+    ok: 'The job and hook health.',
+    schemaId: 'PublishStatus',
+    example: {
+      job: 'daily-publish',
+      status: 'ok',
+      lastRun: {
+        startedAt: '2026-11-21T00:00:00.012Z',
+        finishedAt: '2026-11-21T00:00:00.431Z',
+        outcome: 'success',
+        message: 'build hook accepted the call (200)',
+      },
+      hook: { configured: true, state: 'ok', lastCalledAt: '2026-11-21T00:00:00.020Z', lastStatus: 200 },
+    },
+  }),
+  '/api/professional-network-status': statusPath({
+    operationId: 'getProfessionalNetworkStatus',
+    summary: 'Health of the automatic sharing job',
+    description:
+      "The sharing job runs hourly, reads the site's feed and shares each new post once to the professional network (posts already in the feed at its first run are not shared). This reports the freshness of its access token and the newest share attempt. Cached for 60 seconds.",
+    ok: 'The job health, token freshness and last share.',
+    schemaId: 'ProfessionalNetworkStatus',
+    example: {
+      job: 'network-share',
+      status: 'ok',
+      token: { configured: true, expiresAt: '2027-01-15T00:00:00.000Z', fresh: true, daysLeft: 54 },
+      lastShare: {
+        at: '2026-11-20T09:00:01.250Z',
+        url: 'https://example.com/posts/hello-world/',
+        title: 'Hello, world',
+        outcome: 'success',
+        message: 'shared',
       },
     },
-  },
-  '/api/professional-network-status': {
-    get: {
-      operationId: 'getProfessionalNetworkStatus',
-      summary: 'Health of the automatic sharing job',
-      description:
-        "The sharing job runs hourly, reads the site's feed and shares each new post once to the professional network (posts already in the feed at its first run are not shared). This reports the freshness of its access token and the newest share attempt. Cached for 60 seconds.",
-      tags: ['Job status'],
-      security: ANONYMOUS,
-      responses: {
-        '200': {
-          description: 'The job health, token freshness and last share.',
-          headers: cachedHeaders,
-          content: jsonContent('ProfessionalNetworkStatus', {
-            job: 'network-share',
-            status: 'ok',
-            token: { configured: true, expiresAt: '2027-01-15T00:00:00.000Z', fresh: true, daysLeft: 54 },
-            lastShare: {
-              at: '2026-11-20T09:00:01.250Z',
-              url: 'https://example.com/posts/hello-world/',
-              title: 'Hello, world',
-              outcome: 'success',
-              message: 'shared',
-            },
-          }),
-        },
-        '304': notModified,
-        '405': methodNotAllowed,
-        '503': unavailable,
-      },
-    },
-  },
+  }),
 };

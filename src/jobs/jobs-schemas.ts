@@ -1,7 +1,7 @@
 import * as z from '../platform/zod-mini.ts';
 
 /** The scheduled jobs that record their runs. */
-export const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh']);
+const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh']);
 
 const isoTime = (description: string) => z.iso.datetime({ offset: true }).check(z.describe(description));
 const count = () => z.int().check(z.minimum(0));
@@ -9,9 +9,7 @@ const unixMs = count;
 const httpStatus = () => z.int().check(z.minimum(100), z.maximum(599));
 const outcome = () => z.enum(['success', 'failure']);
 
-// ---------------------------------------------------------------------------------------------
-// Public bodies (GET /api/publish-status, GET /api/professional-network-status)
-// ---------------------------------------------------------------------------------------------
+// Public bodies (GET /api/publish-status, GET /api/professional-network-status).
 
 export const JobHealthSchema = z.enum(['ok', 'failing', 'stale', 'never-run']).check(
   z.meta({
@@ -106,45 +104,28 @@ export const NetworkStatusSchema = z
     }),
   );
 
-// ---------------------------------------------------------------------------------------------
-// Stored records (Blobs store `jobs`); times are Unix milliseconds
-// ---------------------------------------------------------------------------------------------
+// Stored records (Blobs store `jobs`); times are Unix milliseconds.
 
-const runId = () => z.string().check(z.minLength(1));
+const nonEmpty = () => z.string().check(z.minLength(1));
 
 /** Written when a run starts, so that a run that never ends is noticed. */
-export const RunStartSchema = z.object({
-  runId: runId(),
-  startedAt: unixMs(),
-});
-
-/** The build hook call of a publish run. `target` is a digest of the hook URL, never the URL. */
-export const HookCallSchema = z.object({
-  calledAt: unixMs(),
-  status: z.nullable(httpStatus()),
-  target: z.string().check(z.minLength(1)),
-});
+export const RunStartSchema = z.object({ runId: nonEmpty(), startedAt: unixMs() });
 
 /** One finished run of a job; kept in a bounded history and as the job's `last` record. */
 export const StoredRunSchema = z.object({
-  runId: runId(),
+  runId: nonEmpty(),
   job: JobNameSchema,
   startedAt: unixMs(),
   finishedAt: unixMs(),
   outcome: outcome(),
   message: z.string(),
-  hook: z.optional(z.nullable(HookCallSchema)),
+  // A publish run's call of the build hook; `target` is a digest of the hook URL, never the URL.
+  hook: z.optional(z.nullable(z.object({ calledAt: unixMs(), status: z.nullable(httpStatus()), target: nonEmpty() }))),
   shares: z.optional(z.object({ shared: count(), failed: count(), waiting: count() })),
 });
 
-/** The newest share attempt, as the status endpoint shows it. */
-export const StoredShareSchema = z.object({
-  at: unixMs(),
-  url: z.string(),
-  title: z.string(),
-  outcome: outcome(),
-  message: z.string(),
-});
+/** The newest share attempt as stored: the public body, with `at` in Unix ms. */
+export const StoredShareSchema = z.object({ ...NetworkShareSchema.shape, at: unixMs() });
 
 /** A claim on one post by one run (write-once per attempt). */
 export const ShareClaimSchema = z.object({
@@ -165,10 +146,7 @@ export const ShareResultSchema = z.object({
 });
 
 /** The posts already in the feed when sharing began; they are never shared. */
-export const ShareBaselineSchema = z.object({
-  at: unixMs(),
-  postIds: z.array(z.string()),
-});
+export const ShareBaselineSchema = z.object({ at: unixMs(), postIds: z.array(z.string()) });
 
 export type JobName = z.output<typeof JobNameSchema>;
 export type JobHealth = z.output<typeof JobHealthSchema>;
@@ -176,12 +154,7 @@ export type JobRun = z.output<typeof JobRunSchema>;
 export type PublishHook = z.output<typeof PublishHookSchema>;
 export type PublishStatus = z.output<typeof PublishStatusSchema>;
 export type NetworkToken = z.output<typeof NetworkTokenSchema>;
-export type NetworkShare = z.output<typeof NetworkShareSchema>;
 export type NetworkStatus = z.output<typeof NetworkStatusSchema>;
-export type RunStart = z.output<typeof RunStartSchema>;
-export type HookCall = z.output<typeof HookCallSchema>;
 export type StoredRun = z.output<typeof StoredRunSchema>;
 export type StoredShare = z.output<typeof StoredShareSchema>;
-export type ShareClaim = z.output<typeof ShareClaimSchema>;
 export type ShareResult = z.output<typeof ShareResultSchema>;
-export type ShareBaseline = z.output<typeof ShareBaselineSchema>;

@@ -1,10 +1,7 @@
 import { callUpstream } from '../platform/upstream-http.ts';
 import * as z from '../platform/zod-mini.ts';
-import type { FeedPost } from './site-feed-schemas.ts';
+import type { FeedPost } from './site-feed.ts';
 
-/** One post creation; no retry inside a run (a POST is not idempotent), the next run retries. */
-export const SHARE_TIMEOUT_MS = 10_000;
-const MAX_ANSWER_BYTES = 256 * 1024;
 /** The posting API's limit for `commentary`. */
 export const MAX_COMMENTARY = 3000;
 
@@ -17,18 +14,13 @@ export interface ShareTarget {
 }
 
 /**
- * How a share attempt ended:
- * - `shared`: created (201), with the new post's id from `x-restli-id`;
- * - `duplicate`: the network already has this exact post (422 DUPLICATE_POST), i.e. an earlier
- *   attempt went through even if we never learnt it: counts as shared;
- * - `refused`: any other answer; `retryLater` when a later run may succeed with the same post
- *   (5xx, 429, 401/403 once the token is fixed), `stopRun` when no other post can succeed now
- *   (401, 403, 429).
+ * `shared`: created (201). `duplicate`: 422 DUPLICATE_POST, so an earlier attempt went through
+ * even if we never learnt it: counts as shared. `refused`: anything else; `stopRun` when no other
+ * post can succeed now either (401, 403, 429).
  */
 export type ShareAnswer =
-  | { kind: 'shared'; status: number; networkPostId: string | null }
-  | { kind: 'duplicate'; status: number; networkPostId: string | null }
-  | { kind: 'refused'; status: number; message: string; retryLater: boolean; stopRun: boolean };
+  | { kind: 'shared' | 'duplicate'; status: number; networkPostId: string | null }
+  | { kind: 'refused'; status: number; message: string; stopRun: boolean };
 
 const ErrorBodySchema = z.object({
   message: z.optional(z.string()),
@@ -38,15 +30,11 @@ const ErrorBodySchema = z.object({
 
 /**
  * Creates an article post through the versioned Posts API
- * (https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api):
- * `POST /rest/posts` with `LinkedIn-Version: YYYYMM` and `X-Restli-Protocol-Version: 2.0.0`.
- * Throws UpstreamError when there is no answer at all (network error, timeout).
+ * (https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api).
+ * No retry inside a run (a POST is not idempotent): the next run retries. Throws UpstreamError
+ * when there is no answer at all.
  */
-export async function sharePost(
-  target: ShareTarget,
-  post: FeedPost,
-  options: { timeoutMs?: number | undefined } = {},
-): Promise<ShareAnswer> {
+export async function sharePost(target: ShareTarget, post: FeedPost): Promise<ShareAnswer> {
   const answer = await callUpstream({
     label: 'posting API',
     url: `${target.apiUrl}/rest/posts`,
@@ -60,13 +48,13 @@ export async function sharePost(
       'User-Agent': 'site-api (+sharing job)',
     },
     body: JSON.stringify(postBodyFor(target.authorUrn, post)),
-    timeoutMs: options.timeoutMs ?? SHARE_TIMEOUT_MS,
-    maxBytes: MAX_ANSWER_BYTES,
+    timeoutMs: 10_000,
+    maxBytes: 256 * 1024,
   });
   return classifyShareAnswer(answer.status, answer.headers.get('x-restli-id'), answer.text);
 }
 
-/** The request body: an article post linking the site's post, public, on the main feed. */
+/** An article post linking the site's post, public, on the main feed. */
 export function postBodyFor(authorUrn: string, post: FeedPost): Record<string, unknown> {
   return {
     author: authorUrn,
@@ -86,9 +74,9 @@ export function postBodyFor(authorUrn: string, post: FeedPost): Record<string, u
 }
 
 /**
- * The post's text: title, then the summary, in the API's "little text" format, where
- * `| { } @ [ ] ( ) < > # \ * _ ~` are markup and must be escaped, or the post is silently cut at
- * the first one (https://learn.microsoft.com/linkedin/marketing/community-management/shares/little-text-format).
+ * Title, then summary, in the API's "little text" format, where `| { } @ [ ] ( ) < > # \ * _ ~`
+ * must be escaped or the post is silently cut at the first one
+ * (https://learn.microsoft.com/linkedin/marketing/community-management/shares/little-text-format).
  */
 export function commentaryFor(post: FeedPost): string {
   const text = post.summary ? `${post.title}\n\n${post.summary}` : post.title;
@@ -99,32 +87,24 @@ export function commentaryFor(post: FeedPost): string {
 /** Reads the API's answer; pure, so that every status is tested without a server. */
 export function classifyShareAnswer(status: number, restliId: string | null, text: string): ShareAnswer {
   if (status >= 200 && status < 300) return { kind: 'shared', status, networkPostId: restliId?.trim() || null };
-  const body = parseErrorBody(text);
+  let body: z.output<typeof ErrorBodySchema> | undefined;
+  try {
+    body = ErrorBodySchema.safeParse(JSON.parse(text)).data;
+  } catch {
+    // Not JSON: the status says enough.
+  }
   const codes = [body?.code, ...(body?.errorDetails?.inputErrors ?? []).map((error) => error.code)];
-  const duplicate = status === 422 && (codes.includes('DUPLICATE_POST') || /duplicate of/i.test(body?.message ?? ''));
-  if (duplicate) {
+  if (status === 422 && (codes.includes('DUPLICATE_POST') || /duplicate of/i.test(body?.message ?? ''))) {
     const id = /\burn:[a-z]+:[a-zA-Z]+:\d+\b/.exec(body?.message ?? '')?.[0] ?? null;
     return { kind: 'duplicate', status, networkPostId: id };
   }
   // Only a bare error code (e.g. INVALID_ACCESS_TOKEN) is repeated, never upstream prose.
-  const code = codes.find((value): value is string => typeof value === 'string' && /^[A-Z][A-Z_]{2,40}$/.test(value));
+  const code = codes.find((value) => value !== undefined && /^[A-Z][A-Z_]{2,40}$/.test(value));
   const detail = code ? `, ${code}` : '';
-  if (status === 401) return refused(status, `posting API rejected the token (401${detail})`, true, true);
-  if (status === 403) return refused(status, `posting API refused the author or permission (403${detail})`, true, true);
-  if (status === 429) return refused(status, 'posting API is rate limiting (429)', true, true);
-  if (status >= 500) return refused(status, `posting API failed (${status})`, true, false);
-  return refused(status, `posting API refused the post (${status}${detail})`, false, false);
-}
-
-function refused(status: number, message: string, retryLater: boolean, stopRun: boolean): ShareAnswer {
-  return { kind: 'refused', status, message, retryLater, stopRun };
-}
-
-function parseErrorBody(text: string): z.output<typeof ErrorBodySchema> | null {
-  try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  const refused = (message: string, stopRun: boolean): ShareAnswer => ({ kind: 'refused', status, message, stopRun });
+  if (status === 401) return refused(`posting API rejected the token (401${detail})`, true);
+  if (status === 403) return refused(`posting API refused the author or permission (403${detail})`, true);
+  if (status === 429) return refused('posting API is rate limiting (429)', true);
+  if (status >= 500) return refused(`posting API failed (${status})`, false);
+  return refused(`posting API refused the post (${status}${detail})`, false);
 }

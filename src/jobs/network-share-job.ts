@@ -1,87 +1,71 @@
-import { type Config, getConfig } from '../platform/config.ts';
+import { getConfig } from '../platform/config.ts';
 import { UpstreamError } from '../platform/errors.ts';
 import { writeRecord } from '../platform/store.ts';
 import { type Run, type RunReport, runJob } from './job-runs.ts';
-import { type ShareBaseline, type StoredRun, StoredShareSchema } from './jobs-schemas.ts';
+import { type StoredRun, StoredShareSchema } from './jobs-schemas.ts';
 import { type ShareAnswer, type ShareTarget, sharePost } from './network-api.ts';
-import { baselineFor, claim, giveBack, type PostLedger, postKeyOf, readLedger, recordResult } from './share-ledger.ts';
-import { fetchSiteFeed } from './site-feed.ts';
-import type { FeedPost } from './site-feed-schemas.ts';
+import { baselineFor, claim, giveBack, postKeyOf, readLedger, recordResult } from './share-ledger.ts';
+import { type FeedPost, fetchSiteFeed } from './site-feed.ts';
 
 /**
- * The automatic sharing job: reads the site's feed and shares each new post once to the
- * professional network. What was shared is a write-once ledger in Blobs (src/jobs/share-ledger.ts).
- *
- * A post with a success is never shared again. A failed attempt is retried by later runs, at
- * most MAX_FAILED_ATTEMPTS times. When the token is refused or the API rate limits, the claim
- * is deleted instead: that attempt does not count and the post waits for the next run.
- *
- * If the API call succeeded but its result could not be recorded (Blobs failed, or the run was
- * stopped), the claim stays without a result. After CLAIM_LEASE_MS a later run tries again with
- * the same content, and the network answers 422 DUPLICATE_POST, which is recorded as shared: the
- * post appears once on the network. Posts already in the feed at the first run are a baseline
- * and are never shared: the job shares what is published from then on.
+ * The automatic sharing job: shares each new post of the site's feed once to the professional
+ * network, as recorded in a write-once ledger (share-ledger.ts). A failed attempt is retried by
+ * later runs, at most MAX_FAILED_ATTEMPTS times; a refused token or a rate limit gives the attempt
+ * back instead. If a share went through but its result was not recorded, the claim expires after
+ * CLAIM_LEASE_MS and the retry is answered 422 DUPLICATE_POST, recorded as shared: the post
+ * appears once. Posts already in the feed at the first run are a baseline, never shared.
  */
-
 export const LAST_SHARE_KEY = 'network-share/last-share';
 
-/** At most this many shares per run: a backlog goes out over several runs, not as a burst. */
+/** A backlog goes out over several runs, not as a burst. */
 export const MAX_SHARES_PER_RUN = 3;
-/** A post whose share failed this many times is given up (the status shows the last failure). */
 export const MAX_FAILED_ATTEMPTS = 5;
-/**
- * Netlify stops a scheduled function after 30 s: no share is started past this (the feed takes at
- * most 2 × 5 s, a share at most 10 s), so that every started share is also recorded.
- */
-export const RUN_BUDGET_MS = 15_000;
+/** Netlify stops a scheduled function after 30 s; the feed takes at most 2 × 5 s, a share 10 s. */
+const RUN_BUDGET_MS = 15_000;
 
-export interface NetworkShareOptions {
-  feedTimeoutMs?: number | undefined;
-  shareTimeoutMs?: number | undefined;
+const noShares = { shared: 0, failed: 0, waiting: 0 };
+const failure = (message: string): RunReport => ({ outcome: 'failure', message, shares: noShares });
+
+export async function runNetworkShareJob(): Promise<StoredRun> {
+  return runJob('network-share', shareNewPosts);
 }
 
-export async function runNetworkShareJob(options: NetworkShareOptions = {}): Promise<StoredRun> {
-  return runJob('network-share', (run) => shareNewPosts(run, options));
-}
-
-async function shareNewPosts(run: Run, options: NetworkShareOptions): Promise<RunReport> {
+async function shareNewPosts(run: Run): Promise<RunReport> {
   const config = getConfig();
-  const target = shareTargetOf(config);
-  if ('missing' in target) {
-    return { outcome: 'failure', message: `not configured: set ${target.missing.join(', ')}`, shares: noShares };
+  const { NETWORK_ACCESS_TOKEN: token, NETWORK_AUTHOR_URN: authorUrn, NETWORK_FEED_URL: feedUrl } = config;
+  if (!token || !authorUrn || !feedUrl) {
+    const names = (['NETWORK_ACCESS_TOKEN', 'NETWORK_AUTHOR_URN', 'NETWORK_FEED_URL'] as const).filter(
+      (name) => !config[name],
+    );
+    return failure(`not configured: set ${names.join(', ')}`);
   }
   const expiresAt = config.NETWORK_TOKEN_EXPIRES_AT;
   if (expiresAt && Date.parse(expiresAt) <= Date.now()) {
-    return {
-      outcome: 'failure',
-      message: `the access token expired at ${new Date(expiresAt).toISOString()}: set a new NETWORK_ACCESS_TOKEN and NETWORK_TOKEN_EXPIRES_AT`,
-      shares: noShares,
-    };
+    return failure(
+      `the access token expired at ${new Date(expiresAt).toISOString()}: set a new NETWORK_ACCESS_TOKEN and NETWORK_TOKEN_EXPIRES_AT`,
+    );
   }
+  const target: ShareTarget = { apiUrl: config.NETWORK_API_URL, version: config.NETWORK_API_VERSION, token, authorUrn };
 
   let posts: FeedPost[];
   try {
-    posts = await fetchSiteFeed(target.feedUrl, { timeoutMs: options.feedTimeoutMs });
+    posts = await fetchSiteFeed(feedUrl);
   } catch (error) {
-    if (error instanceof UpstreamError) return { outcome: 'failure', message: error.message, shares: noShares };
+    if (error instanceof UpstreamError) return failure(error.message);
     throw error;
   }
   const now = Date.now();
   // A post dated in the future is not live yet (the daily build publishes it on its day).
   const live = posts.filter((post) => post.publishedAt === null || post.publishedAt <= now);
 
-  let baseline: ShareBaseline & { created: boolean };
-  let ledger: Map<string, PostLedger>;
+  let baseline: Awaited<ReturnType<typeof baselineFor>>;
+  let ledger: Awaited<ReturnType<typeof readLedger>>;
   try {
     baseline = await baselineFor(live, now);
     ledger = baseline.created ? new Map() : await readLedger();
   } catch (error) {
     console.warn(`Sharing job: ledger unavailable: ${(error as Error).message}`);
-    return {
-      outcome: 'failure',
-      message: 'the record of shared posts is unavailable: nothing was shared, to never share a post twice',
-      shares: noShares,
-    };
+    return failure('the record of shared posts is unavailable: nothing was shared, to never share a post twice');
   }
   if (baseline.created) {
     return {
@@ -93,104 +77,58 @@ async function shareNewPosts(run: Run, options: NetworkShareOptions): Promise<Ru
 
   const known = new Set(baseline.postIds);
   const due = live.flatMap((post) => {
-    if (known.has(post.id)) return [];
     const state = ledger.get(postKeyOf(post.id)) ?? { shared: false, failures: 0, next: 0, open: null };
-    return state.shared || state.failures >= MAX_FAILED_ATTEMPTS ? [] : [{ post, state }];
+    return known.has(post.id) || state.shared || state.failures >= MAX_FAILED_ATTEMPTS ? [] : [{ post, state }];
   });
-
   let shared = 0;
   let failed = 0;
-  let handled = 0;
-  let firstProblem: string | null = null;
+  let problem: string | null = null;
   for (const { post, state } of due) {
-    if (handled >= MAX_SHARES_PER_RUN || Date.now() - run.startedAt > RUN_BUDGET_MS) break;
+    if (shared + failed >= MAX_SHARES_PER_RUN || Date.now() - run.startedAt > RUN_BUDGET_MS) break;
     const attempt = await claim(post, state, run);
     if (attempt === null) continue; // another run holds it
-    handled++;
-    const result = await shareOnce(target, post, attempt, run, options);
+    const result = await shareOnce(target, post, attempt, run);
     if (result.outcome === 'success') shared++;
     else {
       failed++;
-      firstProblem ??= result.message;
+      problem ??= result.message;
     }
     if (result.stopRun) break;
   }
   const waiting = due.length - shared - failed;
+  const parts = [
+    shared > 0 && `shared ${shared} new post${shared === 1 ? '' : 's'}`,
+    failed > 0 && `${failed} share${failed === 1 ? '' : 's'} failed: ${problem}`,
+    waiting > 0 && `${waiting} waiting for the next run`,
+  ].filter(Boolean);
   return {
     outcome: failed > 0 ? 'failure' : 'success',
-    message: summary(shared, failed, waiting, firstProblem),
+    message: parts.length > 0 ? parts.join('; ') : 'no new posts to share',
     shares: { shared, failed, waiting },
   };
 }
 
-const noShares = { shared: 0, failed: 0, waiting: 0 };
-
-function shareTargetOf(config: Config): (ShareTarget & { feedUrl: string }) | { missing: string[] } {
-  const { NETWORK_ACCESS_TOKEN: token, NETWORK_AUTHOR_URN: authorUrn, NETWORK_FEED_URL: feedUrl } = config;
-  if (!token || !authorUrn || !feedUrl) {
-    const missing = Object.entries({
-      NETWORK_ACCESS_TOKEN: token,
-      NETWORK_AUTHOR_URN: authorUrn,
-      NETWORK_FEED_URL: feedUrl,
-    })
-      .filter(([, value]) => !value)
-      .map(([name]) => name);
-    return { missing };
-  }
-  return { apiUrl: config.NETWORK_API_URL, version: config.NETWORK_API_VERSION, token, authorUrn, feedUrl };
-}
-
-function summary(shared: number, failed: number, waiting: number, problem: string | null): string {
-  if (shared === 0 && failed === 0 && waiting === 0) return 'no new posts to share';
-  const parts: string[] = [];
-  if (shared > 0) parts.push(`shared ${shared} new post${shared === 1 ? '' : 's'}`);
-  if (failed > 0) parts.push(`${failed} share${failed === 1 ? '' : 's'} failed: ${problem}`);
-  if (waiting > 0) parts.push(`${waiting} waiting for the next run`);
-  return parts.join('; ');
-}
-
 /** One attempt at one post, recorded in the ledger and as the last share. */
-async function shareOnce(
-  target: ShareTarget,
-  post: FeedPost,
-  attempt: number,
-  run: Run,
-  options: NetworkShareOptions,
-): Promise<{ outcome: 'success' | 'failure'; message: string; stopRun: boolean }> {
-  let answer: ShareAnswer;
-  try {
-    answer = await sharePost(target, post, { timeoutMs: options.shareTimeoutMs });
-  } catch (error) {
+async function shareOnce(target: ShareTarget, post: FeedPost, attempt: number, run: Run) {
+  const answer = await sharePost(target, post).catch((error): ShareAnswer => {
     if (!(error instanceof UpstreamError)) throw error;
     // No answer: it may or may not have been created; a retry is safe (the network dedupes).
-    answer = { kind: 'refused', status: 0, message: error.message, retryLater: true, stopRun: false };
-  }
+    return { kind: 'refused', status: 0, message: error.message, stopRun: false };
+  });
   const at = Date.now();
-  let outcome: 'success' | 'failure';
-  let message: string;
-  if (answer.kind === 'refused') {
-    outcome = 'failure';
-    message = answer.message;
-    // Not the post's fault when the run stops (token, rate limit): the attempt is given back.
-    if (answer.stopRun) await giveBack(post, attempt);
-    else
-      await recordResult(post, attempt, {
-        at,
-        outcome,
-        message,
-        httpStatus: answer.status || null,
-        networkPostId: null,
-      });
-  } else {
-    outcome = 'success';
-    message = answer.kind === 'shared' ? 'shared' : 'already on the network (an earlier attempt went through)';
-    await recordResult(post, attempt, {
-      at,
-      outcome,
-      message,
-      httpStatus: answer.status,
-      networkPostId: answer.networkPostId,
-    });
+  const refused = answer.kind === 'refused';
+  const outcome = refused ? 'failure' : 'success';
+  const message = refused
+    ? answer.message
+    : answer.kind === 'shared'
+      ? 'shared'
+      : 'already on the network (an earlier attempt went through)';
+  const stopRun = refused && answer.stopRun;
+  // Not the post's fault when the run stops (token, rate limit): the attempt is given back.
+  if (stopRun) await giveBack(post, attempt);
+  else {
+    const networkPostId = refused ? null : answer.networkPostId;
+    await recordResult(post, attempt, { at, outcome, message, httpStatus: answer.status || null, networkPostId });
   }
   await writeRecord('jobs', LAST_SHARE_KEY, StoredShareSchema, {
     at,
@@ -199,6 +137,6 @@ async function shareOnce(
     outcome,
     message,
   });
-  if (outcome === 'failure') console.warn(`Sharing job ${run.runId}: ${post.url}: ${message}`);
-  return { outcome, message, stopRun: answer.kind === 'refused' && answer.stopRun };
+  if (refused) console.warn(`Sharing job ${run.runId}: ${post.url}: ${message}`);
+  return { outcome, message, stopRun };
 }

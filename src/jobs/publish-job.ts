@@ -1,14 +1,25 @@
+import { createHash } from 'node:crypto';
 import { getConfig } from '../platform/config.ts';
-import { callBuildHook, hookTarget } from './build-hook.ts';
+import { UpstreamError } from '../platform/errors.ts';
+import { callUpstream } from '../platform/upstream-http.ts';
 import { runJob } from './job-runs.ts';
 import type { StoredRun } from './jobs-schemas.ts';
 
+/** A build hook answers at once (Netlify: 200, empty body) and builds afterwards. */
+const HOOK_TIMEOUT_MS = 10_000;
+
+/** Names a hook URL in stored records without storing it (anyone holding it can start builds). */
+export function hookTarget(url: string): string {
+  return createHash('sha256').update(`build-hook:${url}`).digest('base64url').slice(0, 16);
+}
+
 /**
- * The daily publish job: calls the site's build hook so that a fresh build publishes the posts
- * dated today (a static site only shows what its last build saw). Two runs at once call the
- * hook twice, which costs one extra build and nothing else.
+ * The daily publish job: a static site shows only what its last build saw, so the build hook is
+ * called with an empty JSON POST (https://docs.netlify.com/configure-builds/build-hooks/) and the
+ * posts dated today go live. One retry on 502/503/504 or no answer: a second build is harmless,
+ * a missed day is not.
  */
-export async function runPublishJob(options: { hookTimeoutMs?: number | undefined } = {}): Promise<StoredRun> {
+export async function runPublishJob(options: { hookTimeoutMs?: number } = {}): Promise<StoredRun> {
   return runJob('daily-publish', async () => {
     const url = getConfig().PUBLISH_HOOK_URL;
     if (!url) {
@@ -18,12 +29,27 @@ export async function runPublishJob(options: { hookTimeoutMs?: number | undefine
         hook: null,
       };
     }
-    const calledAt = Date.now();
-    const answer = await callBuildHook(url, { timeoutMs: options.hookTimeoutMs });
-    return {
-      outcome: answer.ok ? 'success' : 'failure',
-      message: answer.message,
-      hook: { calledAt, status: answer.status, target: hookTarget(url) },
-    };
+    const hook = { calledAt: Date.now(), status: null as number | null, target: hookTarget(url) };
+    try {
+      const answer = await callUpstream({
+        label: 'build hook',
+        url,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'User-Agent': 'site-api (+daily publish job)' },
+        body: '{}',
+        timeoutMs: options.hookTimeoutMs ?? HOOK_TIMEOUT_MS,
+        retries: 1,
+        retryOn: [502, 503, 504],
+        retryDelayMs: 500,
+        maxBytes: 64 * 1024, // the answer is not used; anything large is not a build hook
+      });
+      hook.status = answer.status;
+      return answer.status >= 200 && answer.status < 300
+        ? { outcome: 'success', message: `build hook accepted the call (${answer.status})`, hook }
+        : { outcome: 'failure', message: `build hook answered ${answer.status}`, hook };
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      return { outcome: 'failure', message: error.message, hook };
+    }
   });
 }

@@ -3,10 +3,6 @@ import * as z from '../platform/zod-mini.ts';
 const unixMs = () => z.int().check(z.minimum(0));
 const nonEmpty = () => z.string().check(z.minLength(1));
 
-// ---------------------------------------------------------------------------------------------
-// Public body (GET /api/photo-feed)
-// ---------------------------------------------------------------------------------------------
-
 const webUrl = (description: string) => z.url({ protocol: /^https?$/ }).check(z.describe(description));
 
 export const PhotoItemSchema = z
@@ -36,9 +32,7 @@ export const PhotoFeedSchema = z
     z.meta({ id: 'PhotoFeed', description: 'Recent posts of the owner on the photo platform, cached for 5 minutes.' }),
   );
 
-// ---------------------------------------------------------------------------------------------
-// Upstream payloads (the photo platform's Graph API)
-// ---------------------------------------------------------------------------------------------
+// Upstream payloads (the photo platform's Graph API).
 
 /** One entry of `GET /me/media` with the fields we ask for; everything but the id may be missing. */
 export const GraphMediaSchema = z.object({
@@ -51,36 +45,21 @@ export const GraphMediaSchema = z.object({
   timestamp: z.optional(z.string()),
 });
 
-export const GraphMediaPageSchema = z.object({
-  data: z.array(z.unknown()),
-});
+export const GraphMediaPageSchema = z.object({ data: z.array(z.unknown()) });
 
 /** `GET /refresh_access_token` answer. */
 export const GraphTokenSchema = z.object({
   access_token: nonEmpty(),
-  token_type: z.optional(z.string()),
   expires_in: z.number().check(z.int(), z.positive()),
 });
 
 /** Graph API error body, e.g. code 190 for an expired or invalid token. */
-export const GraphErrorSchema = z.object({
-  error: z.object({
-    message: z.optional(z.string()),
-    type: z.optional(z.string()),
-    code: z.optional(z.number().check(z.int())),
-    error_subcode: z.optional(z.number().check(z.int())),
-  }),
-});
+export const GraphErrorSchema = z.object({ error: z.object({ code: z.optional(z.number().check(z.int())) }) });
 
-// ---------------------------------------------------------------------------------------------
-// Stored records (Blobs store `photo-feed`)
-// ---------------------------------------------------------------------------------------------
+// Stored records (Blobs store `photo-feed`).
 
 /** The last good feed, the fallback when the platform fails. */
-export const StoredPhotoFeedSchema = z.object({
-  fetchedAt: unixMs(),
-  items: z.array(PhotoItemSchema),
-});
+export const StoredPhotoFeedSchema = z.object({ fetchedAt: unixMs(), items: z.array(PhotoItemSchema) });
 
 /**
  * A refreshed long-lived token. `lineage` is a digest of the configured token it descends from,
@@ -96,5 +75,4 @@ export const StoredPhotoTokenSchema = z.object({
 export type PhotoItem = z.output<typeof PhotoItemSchema>;
 export type PhotoFeed = z.output<typeof PhotoFeedSchema>;
 export type GraphMedia = z.output<typeof GraphMediaSchema>;
-export type StoredPhotoFeed = z.output<typeof StoredPhotoFeedSchema>;
 export type StoredPhotoToken = z.output<typeof StoredPhotoTokenSchema>;

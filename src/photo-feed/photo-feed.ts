@@ -7,15 +7,6 @@ import { type PhotoFeed, type PhotoItem, StoredPhotoFeedSchema } from './photo-f
 import { fetchRecentMedia } from './photo-platform-api.ts';
 import { currentPhotoToken } from './photo-token.ts';
 
-/** An unconfigured feed changes only with the configuration. */
-const UNCONFIGURED_CACHE_SECONDS = 300;
-
-export interface PhotoFeedResult {
-  body: PhotoFeed;
-  maxAgeSeconds: number;
-  fallback: boolean;
-}
-
 /** CONTRACT: cached 5 minutes like wait-times, with the same fallback rules (the one relay). */
 const relay = relayCache<string, PhotoItem[]>({
   label: 'Photo feed',
@@ -27,31 +18,22 @@ const relay = relayCache<string, PhotoItem[]>({
   },
   async readStored(key) {
     const stored = await readRecord('photo-feed', key, StoredPhotoFeedSchema);
-    return stored ? { fetchedAt: stored.fetchedAt, value: stored.items } : null;
+    return stored && { fetchedAt: stored.fetchedAt, value: stored.items };
   },
-  async writeStored(key, timed) {
-    await writeRecord('photo-feed', key, StoredPhotoFeedSchema, { fetchedAt: timed.fetchedAt, items: timed.value });
+  async writeStored(key, { fetchedAt, value }) {
+    await writeRecord('photo-feed', key, StoredPhotoFeedSchema, { fetchedAt, items: value });
   },
 });
 
 /**
- * GET /api/photo-feed: recent posts from the photo platform, or an empty feed when it is not
- * configured. The cache is per account and platform URL (a digest of the configured token),
- * so that a change of account never shows the previous account's posts.
+ * GET /api/photo-feed: recent posts, or an empty feed when unconfigured (which changes only with
+ * the configuration: 5 minutes). Cached per platform URL and token digest, so a change of account
+ * never shows the previous account's posts.
  */
-export async function getPhotoFeed(): Promise<PhotoFeedResult> {
-  const config = getConfig();
-  if (!config.PHOTO_FEED_ACCESS_TOKEN) {
-    return {
-      body: { configured: false, updatedAt: null, items: [] },
-      maxAgeSeconds: UNCONFIGURED_CACHE_SECONDS,
-      fallback: false,
-    };
-  }
-  const account = createHash('sha256')
-    .update(`${config.PHOTO_FEED_UPSTREAM_URL}\n${config.PHOTO_FEED_ACCESS_TOKEN}`)
-    .digest('base64url')
-    .slice(0, 16);
+export async function getPhotoFeed(): Promise<{ body: PhotoFeed; maxAgeSeconds: number; fallback: boolean }> {
+  const { PHOTO_FEED_ACCESS_TOKEN: token, PHOTO_FEED_UPSTREAM_URL: upstream } = getConfig();
+  if (!token) return { body: { configured: false, updatedAt: null, items: [] }, maxAgeSeconds: 300, fallback: false };
+  const account = createHash('sha256').update(`${upstream}\n${token}`).digest('base64url').slice(0, 16);
   const result = await relay.get(`feed/${account}`);
   return {
     body: { configured: true, updatedAt: result.fetchedAt, items: result.value },

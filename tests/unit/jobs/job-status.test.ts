@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hookTarget } from '../../../src/jobs/build-hook.ts';
-import type { JobRecords } from '../../../src/jobs/job-status.ts';
+import type { JobRecords } from '../../../src/jobs/job-runs.ts';
 import {
   ABANDONED_AFTER_MS,
   hookOf,
@@ -12,6 +11,7 @@ import {
   tokenOf,
 } from '../../../src/jobs/job-status.ts';
 import { NetworkStatusSchema, PublishStatusSchema, type StoredRun } from '../../../src/jobs/jobs-schemas.ts';
+import { hookTarget } from '../../../src/jobs/publish-job.ts';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const MINUTE = 60_000;
