@@ -3,22 +3,17 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /**
  * Netlify's own CLI, kept outside the project's dependencies (about 350 MB) in .cache/netlify-cli,
  * and run on a copy of the project: `netlify build` writes dist/ and .netlify/, which must not
  * replace the local build. Used by `npm run verify:netlify` and the function-size bench.
  */
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = path.resolve(import.meta.dirname, '..');
 export const CLI_DIR = path.join(ROOT, '.cache/netlify-cli');
 export const CLI = path.join(CLI_DIR, 'node_modules/.bin/netlify');
 /** The project's Node 24 first, for the CLI and everything it starts. */
-export const PATH = [
-  path.join(ROOT, 'node_modules/node/bin'),
-  path.join(ROOT, 'node_modules/.bin'),
-  process.env.PATH,
-].join(path.delimiter);
+export const PATH = [`${ROOT}/node_modules/node/bin`, `${ROOT}/node_modules/.bin`, process.env.PATH].join(':');
 
 /** Runs a command to completion; throws with its output when it fails. */
 export function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -74,4 +69,4 @@ export function netlifyBuild(dir: string): string {
 }
 
 // `node scripts/netlify-cli.mts` installs the CLI alone: .ci/run does it while the tests run.
-if (process.argv[1] === fileURLToPath(import.meta.url)) ensureCli();
+if (process.argv[1] === import.meta.filename) ensureCli();
