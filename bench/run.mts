@@ -69,8 +69,7 @@ async function withSite(task: (site: BenchSite, upstream: FakeQueueTimes) => Pro
 }
 
 const urlOf = (site: BenchSite, slug: string) => `${site.url}/api/wait-times?park=${slug}`;
-const upstreamRequests = (upstream: FakeQueueTimes, id: number) =>
-  upstream.count(`/parks/${id}/queue_times.json`);
+const upstreamRequests = (upstream: FakeQueueTimes, id: number) => upstream.count(`/parks/${id}/queue_times.json`);
 
 /** Prints a Markdown table under its title; `header` names the columns, separated by ` | `. */
 function table(title: string, header: string, rows: unknown[][]): void {

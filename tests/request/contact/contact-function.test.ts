@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import contact from '../../../netlify/functions/contact.mts';
 import contactRetry, { config as retryConfig } from '../../../netlify/functions/contact-retry.mts';
+import { freePort } from '../../../scripts/fake-http-server.mts';
 import { createContext } from '../../../server/functions.mts';
 import { deliverQueuedMessages } from '../../../src/contact/contact.ts';
 import { type OutboxMessage, OutboxMessageSchema } from '../../../src/contact/contact-schemas.ts';
@@ -13,7 +14,6 @@ import {
   writeRecord,
 } from '../../../src/platform/store.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
-import { freePort } from '../../../scripts/fake-http-server.mts';
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../../support/smtp-sink.ts';
 
 // POST /api/contact called in-process: real Requests, a real Blobs server, a real SMTP server on loopback.
