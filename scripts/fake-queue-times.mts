@@ -28,12 +28,7 @@ export function recordedPayload(parkId: number): unknown {
   return JSON.parse(readFixture(`queue-times/${RECORDED[parkId] ?? files[parkId % files.length]}`));
 }
 
-interface RideLike {
-  id: number;
-  wait_time: number;
-  is_open: boolean;
-  last_updated?: string;
-}
+type RideLike = { id: number; wait_time: number; is_open: boolean; last_updated?: string };
 
 /**
  * How busy a park is at a local time of day, from 0.15 (night) to 1 (the early-afternoon peak):

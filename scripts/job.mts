@@ -53,19 +53,13 @@ try {
   const headers = { 'Content-Type': 'application/json' };
   const request = new Request(url, { method: 'POST', headers, body: JSON.stringify({ next_run: null }) });
   const waitUntil = (promise: Promise<unknown>) => pending.push(promise);
-  const response = await fn.handler(
-    request,
-    createContext({ ip: '127.0.0.1', url, params: {}, siteUrl: config.SITE_URL, waitUntil }),
-  );
+  const context = createContext({ ip: '127.0.0.1', url, params: {}, siteUrl: config.SITE_URL, waitUntil });
+  const response = await fn.handler(request, context);
   const text = await response.text();
-  let body: Record<string, unknown> = {};
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Printed as it is below.
-  }
+  const json = response.headers.get('content-type')?.startsWith('application/json');
+  const body: Record<string, unknown> = json ? JSON.parse(text) : {};
   console.info(`${fn.name}: ${summary(body, response.status)}`);
-  console.info(Object.keys(body).length > 0 ? JSON.stringify(body, null, 2) : text);
+  console.info(json ? JSON.stringify(body, null, 2) : text);
   process.exitCode = !response.ok || (typeof body.failed === 'number' && body.failed > 0) ? 1 : 0;
 } finally {
   await Promise.allSettled(pending);

@@ -28,10 +28,8 @@ export function ensureCli(): void {
   if (existsSync(CLI)) return;
   const started = performance.now();
   console.info('Installing netlify-cli@27 into .cache/netlify-cli (once, about 350 MB)…');
-  run('npm', ['install', '--prefix', CLI_DIR, '--no-audit', '--no-fund', '--loglevel=error', 'netlify-cli@27'], ROOT, {
-    ...process.env,
-    PATH,
-  });
+  const args = ['install', '--prefix', CLI_DIR, '--no-audit', '--no-fund', '--loglevel=error', 'netlify-cli@27'];
+  run('npm', args, ROOT, { ...process.env, PATH });
   console.info(`installed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -47,9 +45,7 @@ export async function copyProject(): Promise<string> {
   try {
     run('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules')], ROOT);
   } catch {
-    console.warn(
-      'node_modules could not be hard-linked (another file system?): linked instead; zip sizes leave it out',
-    );
+    console.warn('node_modules could not be hard-linked (another file system?): symlinked, left out of zip sizes');
     await symlink(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
   }
   // The CLI takes the git root as the project root.
@@ -61,11 +57,6 @@ export async function copyProject(): Promise<string> {
 export function cliEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { SITE_URL: _site, NETLIFY: _netlify, URL: _url, ...inherited } = process.env;
   return { ...inherited, PATH, BROWSER: 'none', ASTRO_TELEMETRY_DISABLED: '1', ...extra };
-}
-
-/** `netlify build --offline` in `dir`; returns the log. */
-export function netlifyBuild(dir: string): string {
-  return run(CLI, ['build', '--offline', '--context', 'production'], dir, cliEnvironment());
 }
 
 // `node scripts/netlify-cli.mts` installs the CLI alone: .ci/run does it while the tests run.

@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from './fake-http-server.mts';
 import { startFakeQueueTimes } from './fake-queue-times.mts';
-import { CLI, cliEnvironment, copyProject, ensureCli, netlifyBuild, PATH, ROOT } from './netlify-cli.mts';
+import { CLI, cliEnvironment, copyProject, ensureCli, PATH, ROOT, run } from './netlify-cli.mts';
 
 /**
  * `npm run verify:netlify`: the site on Netlify's own tooling, offline. Installs netlify-cli 27
@@ -51,7 +51,7 @@ let serve: ChildProcess | undefined;
 let status = 1;
 try {
   let from = performance.now();
-  const log = netlifyBuild(copy);
+  const log = run(CLI, ['build', '--offline', '--context', 'production'], copy, cliEnvironment());
   console.info(`netlify build --offline: ${seconds(from)}`);
   for (const line of warnings(log)) console.warn(`build warning: ${line}`);
 
