@@ -1,4 +1,5 @@
-import { type FakeQueueTimes, startFakeQueueTimes, type UpstreamMode } from '../scripts/fake-queue-times.mts';
+import type { FaultMode } from '../scripts/fake-http-server.mts';
+import { type FakeQueueTimes, startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
 import { PARKS } from '../src/wait-times/parks.ts';
 import { LOAD_ROUNDS, netlifyFunctions } from './function-size.mts';
 import { type BenchSite, startBenchSite } from './site.mts';
@@ -68,8 +69,7 @@ async function withSite(task: (site: BenchSite, upstream: FakeQueueTimes) => Pro
 }
 
 const urlOf = (site: BenchSite, slug: string) => `${site.url}/api/wait-times?park=${slug}`;
-const upstreamRequests = (upstream: FakeQueueTimes, id: number) =>
-  upstream.counts.get(`/parks/${id}/queue_times.json`) ?? 0;
+const upstreamRequests = (upstream: FakeQueueTimes, id: number) => upstream.count(`/parks/${id}/queue_times.json`);
 
 /** Prints a Markdown table under its title; `header` names the columns, separated by ` | `. */
 function table(title: string, header: string, rows: unknown[][]): void {
@@ -113,7 +113,7 @@ async function slowUpstream(): Promise<void> {
     };
     const rows = [row('healthy, data fresh', 5, healthy)];
     // A hanging upstream is given up after its timeout (8 s): 10 s covers it.
-    const faults: [string, UpstreamMode, number][] = [
+    const faults: [string, FaultMode, number][] = [
       ['hangs', 'hang', 10],
       ['answers 500', 'error-500', 3],
     ];

@@ -97,7 +97,7 @@ console.info(`| latency ms | p50 ${at(0.5)}, p99 ${at(0.99)}, max ${at(1)} |`);
 const heapRow = heap.map((sample) => sample.mib.toFixed(1)).join(' → ');
 console.info(`| heap kept after a full collection, MiB | ${heapRow}; second half ${slope.toFixed(2)} MiB/min |`);
 const bound = PARKS.length * Math.ceil(simulated / 5 + 1);
-console.info(`| upstream requests | ${upstream.total()} (one per park per 5 simulated minutes: at most ${bound}) |`);
+console.info(`| upstream requests | ${upstream.count()} (one per park per 5 simulated minutes: at most ${bound}) |`);
 console.info(`| server log | ${site.log.length} lines${site.log.length ? `, first: ${site.log[0]}` : ''} |`);
 for (const [key, n] of errors) console.info(`error: ${n} × ${key}`);
 process.exitCode = errorCount > 0 ? 1 : 0;

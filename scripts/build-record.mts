@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
@@ -32,11 +32,9 @@ export function recordBuildSite(site: string): AstroIntegration {
 
 /** The SITE_URL origin dist/ was built for, or undefined when there is no local build record. */
 export function builtSiteUrl(root: string): string | undefined {
-  const file = path.join(root, RECORD);
-  if (!existsSync(file)) return undefined;
   try {
-    const record = JSON.parse(readFileSync(file, 'utf8')) as { siteUrl?: unknown };
-    return typeof record.siteUrl === 'string' ? record.siteUrl : undefined;
+    const { siteUrl } = JSON.parse(readFileSync(path.join(root, RECORD), 'utf8')) as { siteUrl?: unknown };
+    return typeof siteUrl === 'string' ? siteUrl : undefined;
   } catch {
     return undefined;
   }

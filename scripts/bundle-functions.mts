@@ -6,32 +6,19 @@ import type { AstroIntegration } from 'astro';
 import { build } from 'esbuild';
 
 /**
- * Netlify packages a Functions v2 file by bundling our own code and tracing every npm package it
- * imports as separate files (zip-it-and-ship-it forces `nft` for v2; `node_bundler` does not apply).
- * Loaded that way, zod's classic API alone is about 100 modules and 90 ms of a cold start. So a
- * Netlify build bundles each function in netlify/functions itself, dependencies included and
- * tree-shaken (esbuild, the bundler Netlify uses for our own code), into BUNDLED_FUNCTIONS_DIR,
- * which netlify.toml names as the functions directory (docs/netlify.md). What a function imports
- * with `import()` (nodemailer, when a message is sent) becomes a chunk under `chunks/`, loaded then.
- * Each bundle carries the site's origin as the build resolved it, as Astro's own bundle does
- * (`import.meta.env.SITE`, read by src/platform/config.ts): at run time Netlify gives functions
- * `URL` but not a deploy preview's `DEPLOY_PRIME_URL`, and the functions must name the address the
- * pages of their deploy name.
+ * A Netlify build bundles each function with its dependencies, tree-shaken, into the functions
+ * directory netlify.toml names: Netlify would ship every npm package as separate files, slow to load
+ * on a cold start. Each bundle carries the site origin the build resolved (`import.meta.env.SITE`),
+ * since functions never see a deploy preview's address (docs/netlify.md).
  */
 export const FUNCTION_SOURCES_DIR = 'netlify/functions';
 export const BUNDLED_FUNCTIONS_DIR = '.netlify/bundled-functions';
 
 /**
- * Bundles each entry point (relative to `root`) on its own with its dependencies into one ES module
- * in `outdir` (plus `chunks/` for what it imports on demand), as a function ships, for the site at
- * `site` when given; returns the entry files written.
+ * Bundles each entry point (relative to `root`) with its dependencies into one ES module in
+ * `outdir`, as a function ships; what it loads with `import()` becomes a chunk under `chunks/`.
  */
-export async function bundleModules(
-  root: string,
-  entryPoints: string[],
-  outdir: string,
-  site?: string,
-): Promise<string[]> {
+export async function bundleModules(root: string, entryPoints: string[], outdir: string, site?: string) {
   // One after another: two functions that import the same module on demand write the same chunk.
   for (const entryPoint of entryPoints) {
     await build({
@@ -55,20 +42,6 @@ export async function bundleModules(
       logLevel: 'warning',
     });
   }
-  return entryPoints.map((entry) => path.join(outdir, path.basename(entry).replace(/\.m?[jt]s$/, '.mjs')));
-}
-
-/** Bundles every function of `root` for `site` into `root`/BUNDLED_FUNCTIONS_DIR; returns the files written. */
-export async function bundleFunctions(root: string, site: string): Promise<string[]> {
-  const sources = readdirSync(path.join(root, FUNCTION_SOURCES_DIR)).filter((file) => file.endsWith('.mts'));
-  const outdir = path.join(root, BUNDLED_FUNCTIONS_DIR);
-  await rm(outdir, { recursive: true, force: true });
-  return bundleModules(
-    root,
-    sources.map((file) => path.join(FUNCTION_SOURCES_DIR, file)),
-    outdir,
-    site,
-  );
 }
 
 /** Astro integration for the Netlify build: bundles the functions once the site is built. */
@@ -83,8 +56,16 @@ export function bundleNetlifyFunctions(): AstroIntegration {
         site = config.site ?? '';
       },
       'astro:build:done': async ({ logger }) => {
-        const written = await bundleFunctions(root, site);
-        logger.info(`${written.length} functions bundled into ${BUNDLED_FUNCTIONS_DIR}`);
+        const sources = readdirSync(path.join(root, FUNCTION_SOURCES_DIR)).filter((file) => file.endsWith('.mts'));
+        const outdir = path.join(root, BUNDLED_FUNCTIONS_DIR);
+        await rm(outdir, { recursive: true, force: true });
+        await bundleModules(
+          root,
+          sources.map((file) => path.join(FUNCTION_SOURCES_DIR, file)),
+          outdir,
+          site,
+        );
+        logger.info(`${sources.length} functions bundled into ${BUNDLED_FUNCTIONS_DIR}`);
       },
     },
   };

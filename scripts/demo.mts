@@ -1,19 +1,14 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PARKS } from '../src/wait-times/parks.ts';
-import { buildIfNeeded } from './build-if-needed.mts';
 import { startFakeQueueTimes } from './fake-queue-times.mts';
 import { seedParkHistory } from './seed-history.mts';
 
 /**
- * `npm run demo`: the whole site against a local replay of recorded queue-times payloads whose
- * waits follow a day-shaped curve in each park's time zone, so it works offline. Today runs a
- * quarter busier than a usual day, and each park is seeded with a learned usual day and today so
- * far, so the charts and the crowd level show at once (trend and forecast too).
+ * `npm run demo` (`scripts/start.mts --demo`, which builds first): the site against a local replay
+ * of recorded queue-times payloads whose waits follow a day-shaped curve in each park's time zone,
+ * so it works offline. Today runs a quarter busier than a usual day, and each park is seeded with
+ * a learned usual day and today so far, so the charts and the crowd level show at once.
  */
 const TODAY_CROWD = 1.25;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-buildIfNeeded(root);
 const upstream = await startFakeQueueTimes({ moving: true, crowd: TODAY_CROWD });
 process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
 process.env.DATA_DIR ??= '.data/demo';

@@ -1,23 +1,37 @@
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { type AddressInfo, createServer } from 'node:net';
 
 /**
- * The core of the local stand-ins for upstream services (scripts/fake-job-services.mts,
- * scripts/fake-photo-graph.mts): a real HTTP server on 127.0.0.1 that records every request and
- * can be told to misbehave, around a handler that plays the real service.
+ * The core of the local stand-ins for upstream services (fake-queue-times.mts, fake-job-services.mts):
+ * a real HTTP server on 127.0.0.1 that records every request and can be made slow or told to
+ * misbehave, around a handler that plays the real service.
  */
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const JOB_FIXTURES_DIR = path.resolve(here, '../fixtures/jobs');
-export const PHOTO_FIXTURES_DIR = path.resolve(here, '../fixtures/photo-feed');
+/** A file under fixtures/, e.g. `jobs/post-feed.json`. */
+export const readFixture = (file: string): string =>
+  readFileSync(new URL(`../fixtures/${file}`, import.meta.url), 'utf8');
 
-export const readFixture = (dir: string, file: string): string => readFileSync(path.join(dir, file), 'utf8');
+/** An answer: status, body, headers (Content-Type JSON unless given, when there is a body). */
+export type Reply = readonly [status: number, body?: string, headers?: Readonly<Record<string, string>>];
 
-/** Ways a fake can misbehave; `hang` never answers, `reset` drops the connection. */
-export type FaultMode = 'ok' | 'error-500' | 'error-503' | 'hang' | 'reset' | 'garbage';
+export const HTML = { 'Content-Type': 'text/html' };
+export const TEXT = { 'Content-Type': 'text/plain' };
+
+/** Canned wrong answers (`oversized` is valid JSON: only a size limit turns it away). */
+const CANNED = {
+  'error-500': [500, '<h1>Internal Server Error</h1>', HTML],
+  'error-503': [503, '<h1>Service Unavailable</h1>', HTML],
+  'not-found': [404, '{"error":"not found"}'],
+  'html-error': [200, '<html><body>Maintenance</body></html>', HTML],
+  'invalid-json': [200, '{"data":[{"id":1,'],
+  'wrong-shape': [200, '{"parks":[],"message":"unexpected"}'],
+  oversized: [200, `{"lands":[],"rides":[],"padding":"${'x'.repeat(2_600_000)}"}`],
+} satisfies Record<string, Reply>;
+
+/** `hang` never answers, `reset` drops the connection, `truncated` drops it in the middle of the body. */
+export type FaultMode = 'ok' | 'hang' | 'reset' | 'truncated' | keyof typeof CANNED;
 
 export interface RecordedRequest {
   method: string;
@@ -25,81 +39,118 @@ export interface RecordedRequest {
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** Set once the answer has been sent. */
+  status?: number;
 }
 
 export interface FakeServer {
   url: string;
   requests: RecordedRequest[];
   mode: FaultMode;
-  /** Answers with this mode for the next N requests, then goes back to `mode`. */
+  /** Waited before every answer, in milliseconds. */
+  delayMs: number;
+  /** Answers with `mode` for the next `count` requests, then goes back to `this.mode`. */
   failNext(count: number, mode: FaultMode): void;
+  /** Requests received (or answered) so far, to `path` or to any. */
+  count(path?: string): number;
+  answered(path?: string): number;
+  /** Back to `ok`, no delay, no requests recorded, and the fake's own state as it started. */
+  reset(): void;
   close(): Promise<void>;
 }
 
-export type Handler = (request: RecordedRequest, res: http.ServerResponse) => void;
+export type Fake<State> = FakeServer & State;
+/** What `POST /__control` takes: a reset first, then these fields replaced. */
+export type FakeControl<State> = Partial<Pick<FakeServer, 'mode' | 'delayMs'> & State> & { reset?: boolean };
 
-export async function startFake(handle: Handler, port = 0): Promise<FakeServer> {
-  const sockets = new Set<Socket>();
-  let override: { count: number; mode: FaultMode } | null = null;
-  const fake: FakeServer = {
-    url: '',
-    requests: [],
-    mode: 'ok',
-    failNext(count, mode) {
-      override = { count, mode };
-    },
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+/**
+ * Starts a fake whose own state (reset to `initial()` by `reset`) lives on the returned object.
+ * `POST /__control` takes a FakeControl as JSON, for browser tests that steer the fake from
+ * another process without touching the site.
+ */
+export async function startFake<State extends object>(
+  initial: () => State,
+  handle: (request: RecordedRequest, fake: Fake<State>) => Reply | Exclude<FaultMode, 'ok'>,
+  port = 0,
+): Promise<Fake<State>> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (url.pathname === '/__control') {
+        try {
+          const { reset, ...change } = JSON.parse(body || '{}') as FakeControl<State>;
+          if (reset) fake.reset();
+          Object.assign(fake, change);
+          res.writeHead(204).end();
+        } catch {
+          res.writeHead(400).end();
+        }
+        return;
+      }
       const request: RecordedRequest = {
         method: req.method ?? 'GET',
         path: url.pathname,
         query: url.searchParams,
         headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
+        body,
       };
       fake.requests.push(request);
-      let mode = fake.mode;
-      if (override && override.count > 0) {
-        mode = override.mode;
-        override.count--;
-      }
-      switch (mode) {
-        case 'hang':
-          return;
-        case 'reset':
-          req.socket.destroy();
-          return;
-        case 'error-500':
-          res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>Internal Server Error</h1>');
-          return;
-        case 'error-503':
-          res.writeHead(503, { 'Content-Type': 'text/html', 'Retry-After': '30' }).end('<h1>Service Unavailable</h1>');
-          return;
-        case 'garbage':
-          res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[{"id":');
-          return;
-        default:
-          handle(request, res);
-      }
+      res.once('finish', () => {
+        request.status = res.statusCode;
+      });
+      const mode = override.count-- > 0 ? override.mode : fake.mode;
+      setTimeout(() => {
+        if (!res.destroyed) answer(res, mode === 'ok' ? handle(request, fake) : mode);
+      }, fake.delayMs);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  const override = { count: 0, mode: 'ok' as FaultMode };
+  const tally = (path: string | undefined, answered: boolean) =>
+    fake.requests.filter((r) => (path ?? r.path) === r.path && (!answered || r.status !== undefined)).length;
+  const core: FakeServer = {
+    url: '',
+    requests: [],
+    mode: 'ok',
+    delayMs: 0,
+    failNext: (count, mode) => Object.assign(override, { count, mode }),
+    count: (path) => tally(path, false),
+    answered: (path) => tally(path, true),
+    reset: () => {
+      Object.assign(fake, { mode: 'ok', delayMs: 0, requests: [] }, initial());
+      override.count = 0;
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+  const fake = Object.assign(core, initial());
+  await once(server.listen(port, '127.0.0.1'), 'listening');
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
 }
 
-export const json = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) =>
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', ...headers }).end(body);
+function answer(res: http.ServerResponse, reply: Reply | Exclude<FaultMode, 'ok'>): void {
+  if (reply === 'hang') return;
+  if (reply === 'reset' || reply === 'truncated') {
+    if (reply === 'truncated')
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '4096' }).write('{"lands":[');
+    res.socket?.destroy();
+    return;
+  }
+  const [status, body = '', headers = {}]: Reply = typeof reply === 'string' ? CANNED[reply] : reply;
+  const type = body ? { 'Content-Type': 'application/json; charset=UTF-8' } : {};
+  res.writeHead(status, { ...type, ...headers }).end(body);
+}
+
+/** A loopback port nobody listens on right now (connections to it are refused). */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await once(server.close(), 'close');
+  return port;
+}

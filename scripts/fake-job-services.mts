@@ -1,214 +1,152 @@
-import type http from 'node:http';
-import { type FakeServer, JOB_FIXTURES_DIR, json, readFixture, startFake } from './fake-http-server.mts';
+import { readFixture, startFake, TEXT } from './fake-http-server.mts';
 
 /**
  * Local stand-ins for the services the jobs and the photo feed call, each a real HTTP server on
- * 127.0.0.1 that behaves like the real one (status codes, headers, bodies from fixtures/), counts
- * requests, and can be told to misbehave:
- * - a build hook (Netlify: `POST /build_hooks/<id>` answered 200 with an empty body);
- * - the site's post feed (`/feed.json` JSON Feed 1.1);
- * - the posting API (LinkedIn Posts API: `POST /rest/posts`, 201 + `x-restli-id`, 422 DUPLICATE_POST);
- * - the photo platform's Graph API (`GET /me/media`, `GET /refresh_access_token`, error code 190),
- *   in scripts/fake-photo-graph.mts and re-exported here.
+ * 127.0.0.1 (fake-http-server.mts) that answers like the real one: status codes, headers, bodies
+ * recorded in fixtures/.
  */
 
-export {
-  type FaultMode,
-  JOB_FIXTURES_DIR,
-  PHOTO_FIXTURES_DIR,
-  readFixture,
-} from './fake-http-server.mts';
-export { type FakePhotoGraph, startFakePhotoGraph } from './fake-photo-graph.mts';
-
-// ---------------------------------------------------------------------------------------------
-
-export interface FakeBuildHook extends FakeServer {
-  /** The hook URL to configure (PUBLISH_HOOK_URL). */
-  hookUrl: string;
-  /** Successful hook calls (each starts a build on Netlify). */
-  builds(): number;
-}
-
-/** Netlify's build hook: POST to the hook URL answers 200 with an empty body; a GET is refused. */
-export async function startFakeBuildHook(): Promise<FakeBuildHook> {
-  const hookId = '5c23354f454e1350f8543e78';
-  let builds = 0;
-  const fake = await startFake((request, res) => {
-    if (request.path !== `/build_hooks/${hookId}`) {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found');
-      return;
-    }
-    if (request.method !== 'POST') {
-      res.writeHead(405, { 'Content-Type': 'text/plain' }).end('Method Not Allowed');
-      return;
-    }
-    builds++;
-    res.writeHead(200, { 'Content-Length': '0' }).end();
-  });
-  return Object.assign(fake, { hookUrl: `${fake.url}/build_hooks/${hookId}`, builds: () => builds });
-}
-
-// ---------------------------------------------------------------------------------------------
-
-export interface FeedEntry {
-  id: string;
-  url: string;
-  title: string;
-  summary?: string;
-  /** ISO 8601. */
-  date: string;
-}
-
-export interface FakePostFeed extends FakeServer {
-  jsonFeedUrl: string;
-  /** The posts served, newest first. */
-  posts: FeedEntry[];
-}
-
-/** The site's own feed, built from `posts`. */
-export async function startFakePostFeed(posts: FeedEntry[] = []): Promise<FakePostFeed> {
-  const state = { posts };
-  const fake = await startFake((request, res) => {
-    if (request.path === '/feed.json') {
-      const body = {
-        version: 'https://jsonfeed.org/version/1.1',
-        title: 'Notes from the queue',
-        home_page_url: 'https://example.com/',
-        items: state.posts.map((post) => ({
-          id: post.id,
-          url: post.url,
-          title: post.title,
-          ...(post.summary ? { summary: post.summary } : {}),
-          content_html: `<p>${post.title}</p>`,
-          date_published: post.date,
-        })),
-      };
-      json(res, 200, JSON.stringify(body), { 'Content-Type': 'application/feed+json' });
-      return;
-    }
-    res.writeHead(404, { 'Content-Type': 'text/html' }).end('<h1>Not found</h1>');
-  });
-  return Object.defineProperties(fake, {
-    jsonFeedUrl: { value: `${fake.url}/feed.json` },
-    posts: {
-      get: () => state.posts,
-      set: (value: FeedEntry[]) => {
-        state.posts = value;
-      },
+/** Netlify's build hook: a POST to the hook URL answers 200 with an empty body; a GET is refused. */
+export async function startFakeBuildHook() {
+  const hookPath = '/build_hooks/5c23354f454e1350f8543e78';
+  const fake = await startFake(
+    () => ({ builds: 0 }),
+    (request, hook) => {
+      if (request.path !== hookPath) return [404, 'Not Found', TEXT];
+      if (request.method !== 'POST') return [405, 'Method Not Allowed', TEXT];
+      hook.builds++;
+      return [200];
     },
-  }) as FakePostFeed;
+  );
+  return Object.assign(fake, { hookUrl: `${fake.url}${hookPath}` });
 }
+export type FakeBuildHook = Awaited<ReturnType<typeof startFakeBuildHook>>;
 
-// ---------------------------------------------------------------------------------------------
+/** A post of the feed; `date` is ISO 8601. */
+export type FeedEntry = { id: string; url: string; title: string; summary?: string; date: string };
 
-export interface CreatedPost {
-  id: string;
-  author: string;
-  commentary: string;
-  source: string;
-  title: string;
-  headers: http.IncomingHttpHeaders;
+/** The site's own post feed (`/feed.json`, JSON Feed 1.1), built from `posts`, newest first. */
+export async function startFakePostFeed() {
+  const fake = await startFake(
+    () => ({ posts: [] as FeedEntry[] }),
+    (request, { posts }) => {
+      if (request.path !== '/feed.json') return [404, 'Not Found', TEXT];
+      const items = posts.map(({ date, ...post }) => ({
+        ...post,
+        content_html: `<p>${post.title}</p>`,
+        date_published: date,
+      }));
+      const feed = { version: 'https://jsonfeed.org/version/1.1', title: 'Notes from the queue', items };
+      return [200, JSON.stringify(feed), { 'Content-Type': 'application/feed+json' }];
+    },
+  );
+  return Object.assign(fake, { jsonFeedUrl: `${fake.url}/feed.json` });
 }
+export type FakePostFeed = Awaited<ReturnType<typeof startFakePostFeed>>;
 
-export interface FakeNetworkApi extends FakeServer {
-  /** The token the API accepts; anything else is 401 like the real API. */
-  validToken: string;
-  /** Posts created, in order. */
-  posts: CreatedPost[];
-  /** The API refuses identical content with 422 DUPLICATE_POST, as the real one does. */
-  detectDuplicates: boolean;
-  /** Creates the next N posts but drops the connection instead of answering (the client never learns). */
-  loseAnswers: number;
-}
+type CreatedPost = { id: string; author: string; commentary: string; source: string; title: string; headers: object };
+
+const REQUIRED = ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState'];
 
 /**
- * The professional network's Posts API: checks the bearer token, the version headers and the
- * required fields; creates the post (201, `x-restli-id: urn:li:share:<n>`, empty body); refuses
- * the same content twice with the recorded 422 DUPLICATE_POST body.
+ * The professional network's Posts API (`POST /rest/posts`): checks the bearer token, the version
+ * headers and the required fields; creates the post (201, `x-restli-id: urn:li:share:<n>`, empty
+ * body); refuses the same content twice with the recorded 422 DUPLICATE_POST body.
  */
-export async function startFakeNetworkApi(validToken = 'network-token-1'): Promise<FakeNetworkApi> {
-  const posts: CreatedPost[] = [];
-  let nextId = 7141138937766391808n;
-  const state = { validToken, detectDuplicates: true, loseAnswers: 0 };
-  const duplicateBody = readFixture(JOB_FIXTURES_DIR, 'network-duplicate-post-422.json');
-  const fake = await startFake((request, res) => {
-    if (request.path !== '/rest/posts' || request.method !== 'POST') {
-      json(res, 404, '{"message":"Resource not found","status":404}');
-      return;
-    }
-    if (request.headers.authorization !== `Bearer ${state.validToken}`) {
-      json(res, 401, readFixture(JOB_FIXTURES_DIR, 'network-invalid-token-401.json'));
-      return;
-    }
-    if (!/^\d{6}$/.test(String(request.headers['linkedin-version'] ?? ''))) {
-      json(res, 400, '{"status":400,"code":"VERSION_MISSING","message":"A version must be present."}');
-      return;
-    }
-    if (request.headers['x-restli-protocol-version'] !== '2.0.0') {
-      json(res, 400, '{"status":400,"message":"Invalid Rest.li protocol version"}');
-      return;
-    }
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse(request.body);
-    } catch {
-      json(
-        res,
-        400,
-        '{"status":400,"code":"ILLEGAL_ARGUMENT","message":"Request body could not be converted to data map"}',
-      );
-      return;
-    }
-    const required = ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState'];
-    const missing = required.filter((field) => !(field in body));
-    if (missing.length > 0) {
-      const message = missing.map(
-        (field) => `ERROR :: /${field} :: field is required but not found and has no default value`,
-      );
-      json(res, 422, JSON.stringify({ message: message.join('\n'), status: 422 }));
-      return;
-    }
-    const article = (body.content as { article?: { source?: string; title?: string } } | undefined)?.article;
-    const post: CreatedPost = {
-      id: `urn:li:share:${nextId++}`,
-      author: String(body.author),
-      commentary: String(body.commentary),
-      source: String(article?.source ?? ''),
-      title: String(article?.title ?? ''),
-      headers: request.headers,
-    };
-    const duplicate = posts.find((p) => p.commentary === post.commentary && p.source === post.source);
-    if (state.detectDuplicates && duplicate) {
-      json(res, 422, duplicateBody.replace(/urn:li:share:\d+/, duplicate.id));
-      return;
-    }
-    posts.push(post);
-    if (state.loseAnswers > 0) {
-      state.loseAnswers--;
-      res.socket?.destroy();
-      return;
-    }
-    res.writeHead(201, { 'x-restli-id': post.id, 'Content-Length': '0' }).end();
-  });
-  return Object.defineProperties(fake, {
-    posts: { value: posts },
-    validToken: {
-      get: () => state.validToken,
-      set: (value: string) => {
-        state.validToken = value;
-      },
+export function startFakeNetworkApi(token = 'network-token-1') {
+  return startFake(
+    () => ({
+      /** The token the API accepts; anything else is 401, as with the real API. */
+      validToken: token,
+      posts: [] as CreatedPost[],
+      detectDuplicates: true,
+      /** Creates the next N posts but drops the connection instead of answering. */
+      loseAnswers: 0,
+    }),
+    (request, api) => {
+      const { headers } = request;
+      if (request.path !== '/rest/posts' || request.method !== 'POST')
+        return [404, '{"message":"Resource not found","status":404}'];
+      if (headers.authorization !== `Bearer ${api.validToken}`)
+        return [401, readFixture('jobs/network-invalid-token-401.json')];
+      if (!/^\d{6}$/.test(String(headers['linkedin-version'] ?? '')))
+        return [400, '{"status":400,"code":"VERSION_MISSING","message":"A version must be present."}'];
+      if (headers['x-restli-protocol-version'] !== '2.0.0')
+        return [400, '{"status":400,"message":"Invalid Rest.li protocol version"}'];
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(request.body);
+      } catch {
+        const message = 'Request body could not be converted to data map';
+        return [400, JSON.stringify({ status: 400, code: 'ILLEGAL_ARGUMENT', message })];
+      }
+      const missing = REQUIRED.filter((field) => !(field in body));
+      if (missing.length > 0) {
+        const message = missing.map(
+          (field) => `ERROR :: /${field} :: field is required but not found and has no default value`,
+        );
+        return [422, JSON.stringify({ message: message.join('\n'), status: 422 })];
+      }
+      const article = (body.content as { article?: { source?: string; title?: string } } | undefined)?.article;
+      const post: CreatedPost = {
+        id: `urn:li:share:${7141138937766391808n + BigInt(api.posts.length)}`,
+        author: String(body.author),
+        commentary: String(body.commentary),
+        source: String(article?.source ?? ''),
+        title: String(article?.title ?? ''),
+        headers,
+      };
+      const duplicate = api.posts.find((p) => p.commentary === post.commentary && p.source === post.source);
+      if (api.detectDuplicates && duplicate)
+        return [422, readFixture('jobs/network-duplicate-post-422.json').replace(/urn:li:share:\d+/, duplicate.id)];
+      api.posts.push(post);
+      if (api.loseAnswers > 0) {
+        api.loseAnswers--;
+        return 'reset';
+      }
+      return [201, '', { 'x-restli-id': post.id }];
     },
-    loseAnswers: {
-      get: () => state.loseAnswers,
-      set: (value: number) => {
-        state.loseAnswers = value;
-      },
-    },
-    detectDuplicates: {
-      get: () => state.detectDuplicates,
-      set: (value: boolean) => {
-        state.detectDuplicates = value;
-      },
-    },
-  }) as FakeNetworkApi;
+  );
 }
+export type FakeNetworkApi = Awaited<ReturnType<typeof startFakeNetworkApi>>;
+
+const SIXTY_DAYS_SECONDS = 60 * 24 * 3600;
+const oauthError = (code: number, message: string) =>
+  JSON.stringify({ error: { message, type: 'OAuthException', code } });
+
+/**
+ * The photo platform's Graph API: `/me/media` checks `fields` and the token (an unknown or expired
+ * token gets the recorded 400 error with code 190); `/refresh_access_token` issues a new 60-day
+ * token for a valid one (the real API also wants it a day old; the fake does not check).
+ */
+export function startFakePhotoGraph(initialToken = 'IGQ-initial-token') {
+  const expiry = () => Date.now() + SIXTY_DAYS_SECONDS * 1000;
+  return startFake(
+    () => ({
+      /** Tokens the API accepts, with their expiry (Unix ms). */
+      tokens: new Map([[initialToken, expiry()]]),
+      /** The `/me/media` payload. */
+      media: readFixture('photo-feed/graph-me-media-mixed.json'),
+    }),
+    (request, graph) => {
+      const { path, method, query } = request;
+      const expired = (graph.tokens.get(query.get('access_token') ?? '') ?? 0) <= Date.now();
+      const expiredBody = readFixture('photo-feed/graph-error-expired-token.json');
+      if (path === '/me/media' && method === 'GET') {
+        if (expired) return [400, expiredBody, { 'WWW-Authenticate': 'OAuth "Facebook Platform" "invalid_token"' }];
+        const fields = (query.get('fields') ?? '').split(',');
+        if (!['id', 'media_type', 'media_url', 'permalink', 'timestamp'].every((field) => fields.includes(field)))
+          return [400, oauthError(100, '(#100) Missing fields')];
+        return [200, graph.media];
+      }
+      if (path !== '/refresh_access_token' || method !== 'GET')
+        return [404, oauthError(2500, 'Unknown path components')];
+      if (query.get('grant_type') !== 'ig_refresh_token') return [400, oauthError(100, 'Unsupported grant_type')];
+      if (expired) return [400, expiredBody];
+      const fresh = `IGQ-refreshed-${graph.count('/refresh_access_token')}`;
+      graph.tokens.set(fresh, expiry());
+      return [200, JSON.stringify({ access_token: fresh, token_type: 'bearer', expires_in: SIXTY_DAYS_SECONDS })];
+    },
+  );
+}
+export type FakePhotoGraph = Awaited<ReturnType<typeof startFakePhotoGraph>>;

@@ -3,22 +3,17 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /**
  * Netlify's own CLI, kept outside the project's dependencies (about 350 MB) in .cache/netlify-cli,
  * and run on a copy of the project: `netlify build` writes dist/ and .netlify/, which must not
  * replace the local build. Used by `npm run verify:netlify` and the function-size bench.
  */
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = path.resolve(import.meta.dirname, '..');
 export const CLI_DIR = path.join(ROOT, '.cache/netlify-cli');
 export const CLI = path.join(CLI_DIR, 'node_modules/.bin/netlify');
 /** The project's Node 24 first, for the CLI and everything it starts. */
-export const PATH = [
-  path.join(ROOT, 'node_modules/node/bin'),
-  path.join(ROOT, 'node_modules/.bin'),
-  process.env.PATH,
-].join(path.delimiter);
+export const PATH = [`${ROOT}/node_modules/node/bin`, `${ROOT}/node_modules/.bin`, process.env.PATH].join(':');
 
 /** Runs a command to completion; throws with its output when it fails. */
 export function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -33,10 +28,8 @@ export function ensureCli(): void {
   if (existsSync(CLI)) return;
   const started = performance.now();
   console.info('Installing netlify-cli@27 into .cache/netlify-cli (once, about 350 MB)…');
-  run('npm', ['install', '--prefix', CLI_DIR, '--no-audit', '--no-fund', '--loglevel=error', 'netlify-cli@27'], ROOT, {
-    ...process.env,
-    PATH,
-  });
+  const args = ['install', '--prefix', CLI_DIR, '--no-audit', '--no-fund', '--loglevel=error', 'netlify-cli@27'];
+  run('npm', args, ROOT, { ...process.env, PATH });
   console.info(`installed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -52,9 +45,7 @@ export async function copyProject(): Promise<string> {
   try {
     run('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules')], ROOT);
   } catch {
-    console.warn(
-      'node_modules could not be hard-linked (another file system?): linked instead; zip sizes leave it out',
-    );
+    console.warn('node_modules could not be hard-linked (another file system?): symlinked, left out of zip sizes');
     await symlink(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
   }
   // The CLI takes the git root as the project root.
@@ -68,10 +59,5 @@ export function cliEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
   return { ...inherited, PATH, BROWSER: 'none', ASTRO_TELEMETRY_DISABLED: '1', ...extra };
 }
 
-/** `netlify build --offline` in `dir`; returns the log. */
-export function netlifyBuild(dir: string): string {
-  return run(CLI, ['build', '--offline', '--context', 'production'], dir, cliEnvironment());
-}
-
 // `node scripts/netlify-cli.mts` installs the CLI alone: .ci/run does it while the tests run.
-if (process.argv[1] === fileURLToPath(import.meta.url)) ensureCli();
+if (process.argv[1] === import.meta.filename) ensureCli();

@@ -1,8 +1,37 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, globSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildIfNeeded } from './build-if-needed.mts';
+import { loadConfig } from '../src/platform/config.ts';
+import { buildSiteMismatch } from './build-record.mts';
 
-/** `npm start`: build when sources changed, then serve everything on one port. */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-buildIfNeeded(root);
-await import('../server/main.mts');
+/**
+ * `npm start`: builds when anything the build reads is newer than dist/ or dist/ was made for
+ * another SITE_URL, then serves everything on one port. `npm run demo` (`--demo`) serves it
+ * against a local replay of queue-times (scripts/demo.mts).
+ */
+const root = path.resolve(import.meta.dirname, '..');
+let siteUrl: string;
+try {
+  siteUrl = loadConfig(process.env).SITE_URL;
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+// `/.*/**` too: a glob skips folders such as src/pages/.well-known.
+const sources = ['{src,public}/**', '{src,public}/**/.*/**', 'astro.config.mjs', 'package.json', 'tsconfig.json'];
+const entry = path.join(root, 'dist/server/entry.mjs');
+const builtAt = existsSync(entry) ? statSync(entry).mtimeMs : 0;
+const reason = globSync(sources, { cwd: root }).some((file) => statSync(path.join(root, file)).mtimeMs > builtAt)
+  ? 'sources changed since the last build'
+  : buildSiteMismatch(root, siteUrl) && `the last build was not made for SITE_URL=${siteUrl}`;
+if (reason) {
+  console.info(`Building the site (${reason})…`);
+  const astro = path.join(root, 'node_modules/astro/bin/astro.mjs');
+  const build = spawnSync(process.execPath, [astro, 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+await import(process.argv.includes('--demo') ? './demo.mts' : '../server/main.mts');

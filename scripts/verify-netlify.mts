@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from './fake-http-server.mts';
 import { startFakeQueueTimes } from './fake-queue-times.mts';
-import { CLI, cliEnvironment, copyProject, ensureCli, netlifyBuild, PATH, ROOT } from './netlify-cli.mts';
+import { CLI, cliEnvironment, copyProject, ensureCli, PATH, ROOT, run } from './netlify-cli.mts';
 
 /**
  * `npm run verify:netlify`: the site on Netlify's own tooling, offline. Installs netlify-cli 27
@@ -15,21 +16,17 @@ import { CLI, cliEnvironment, copyProject, ensureCli, netlifyBuild, PATH, ROOT }
  * `npm run verify:netlify -- --remote` runs only the read-only part of the smoke against the
  * deploy at SMOKE_URL (README, "Deploying to Netlify").
  */
-const root = ROOT;
 const started = performance.now();
 const seconds = (from: number) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
 
 /** Runs the smoke project; asynchronously, so the fake upstream in this process keeps answering. */
 function smoke(env: Record<string, string>): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'smoke'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...process.env, PATH, ...env },
-    },
-  );
+  const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
+  const child = spawn(process.execPath, [vitest, 'run', '--project', 'smoke'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, PATH, ...env },
+  });
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
 
@@ -43,40 +40,9 @@ if (process.argv.includes('--remote')) {
   process.exit(await smoke(env as Record<string, string>));
 }
 
-/** A port nobody listens on right now (for the CLI, which needs a number). */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-
 /** Lines of a build log that warn, without the machine's own noise (npm config, locale). */
 const warnings = (log: string) =>
   log.split('\n').filter((line) => /\bwarn(ing)?\b/i.test(line) && !/Unknown (user|env) config|setlocale/.test(line));
-
-/** Stops the CLI and everything it started (its own process group): SIGTERM, then SIGKILL after 5 s. */
-function stopGroup(child: ChildProcess): Promise<void> {
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, signal);
-    } catch {
-      // The group is already gone.
-    }
-  };
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
-    const timer = setTimeout(() => signalGroup('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    signalGroup('SIGTERM');
-  });
-}
 
 ensureCli();
 const copy = await copyProject();
@@ -85,7 +51,7 @@ let serve: ChildProcess | undefined;
 let status = 1;
 try {
   let from = performance.now();
-  const log = netlifyBuild(copy);
+  const log = run(CLI, ['build', '--offline', '--context', 'production'], copy, cliEnvironment());
   console.info(`netlify build --offline: ${seconds(from)}`);
   for (const line of warnings(log)) console.warn(`build warning: ${line}`);
 
@@ -102,17 +68,13 @@ try {
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`netlify serve did not start:\n${output}`)), 180_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('Local dev server ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    serve?.stdout?.on('data', onData);
-    serve?.stderr?.on('data', onData);
+    for (const stream of [serve?.stdout, serve?.stderr])
+      stream?.on('data', (chunk: Buffer) => {
+        output += chunk;
+        if (output.includes('Local dev server ready')) resolve();
+      });
     serve?.once('exit', (code) => reject(new Error(`netlify serve exited with ${code}:\n${output}`)));
+    setTimeout(() => reject(new Error(`netlify serve did not start:\n${output}`)), 180_000).unref();
   });
   console.info(`netlify serve --offline: ready on ${site} in ${seconds(from)}`);
 
@@ -124,7 +86,12 @@ try {
 } catch (error) {
   console.error((error as Error).message);
 } finally {
-  if (serve) await stopGroup(serve);
+  // The CLI and everything it started (its own process group): the copy is thrown away after.
+  if (serve?.pid && serve.exitCode === null && serve.signalCode === null) {
+    const exited = once(serve, 'exit');
+    process.kill(-serve.pid, 'SIGKILL');
+    await exited;
+  }
   await upstream.close();
   await rm(copy, { recursive: true, force: true });
 }

@@ -2,9 +2,9 @@ import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BlobsServer } from '@netlify/blobs/server';
 import { recordedPayload, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
 import { seedParkHistory } from '../../scripts/seed-history.mts';
+import { startBlobsServer } from '../../server/blobs.mts';
 import { findPark } from '../../src/wait-times/parks.ts';
 import { ridesOf } from '../../src/wait-times/queue-times.ts';
 import { QueueTimesParkSchema } from '../../src/wait-times/queue-times-schemas.ts';
@@ -21,14 +21,14 @@ import {
 /**
  * The site as browser tests see it: the built server (as `npm run serve` runs it) against the
  * local replay of recorded queue-times payloads, with a fresh data folder. The fake upstream
- * listens on UPSTREAM_PORT with its test-only control endpoint, so tests can make it slow, fail
+ * listens on UPSTREAM_PORT, where its control endpoint lets tests make it slow, fail
  * or report a closed park without touching the site. A third server stands for someone else's
  * page that embeds the widget with one script tag.
  */
 
-const upstream = await startFakeQueueTimes({ port: UPSTREAM_PORT, control: true });
+const upstream = await startFakeQueueTimes({ port: UPSTREAM_PORT });
 const dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-browser-'));
-await seedHistory(path.join(dataDir, 'blobs'), PARK_WITH_HISTORY);
+await seedHistory(dataDir, PARK_WITH_HISTORY);
 
 process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
 process.env.DATA_DIR = dataDir;
@@ -57,18 +57,12 @@ async function serveEmbedder(): Promise<void> {
 /**
  * Writes, before the site starts, the sample the site would have recorded 30 minutes ago: some
  * waits 15 minutes longer than the recorded payload (now falling), some 10 shorter (now rising).
- * The site's own Blobs server later serves the same folder (its site id is `local`).
+ * The site's own Blobs server later serves the same folder.
  */
-async function seedHistory(directory: string, slug: string): Promise<void> {
+async function seedHistory(dataDir: string, slug: string): Promise<void> {
   const park = findPark(slug);
   if (!park) throw new Error(`unknown park ${slug}`);
-  const token = 'seed';
-  const blobs = new BlobsServer({ directory, token });
-  const { port } = await blobs.start();
-  const url = `http://127.0.0.1:${port}`;
-  process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
-    JSON.stringify({ siteID: 'local', token, edgeURL: url, uncachedEdgeURL: url }),
-  ).toString('base64');
+  const blobs = await startBlobsServer(dataDir);
   const now = ridesOf(QueueTimesParkSchema.parse(recordedPayload(park.queueTimesId)));
   const earlier = now.map((ride, index) => {
     if (!ride.open) return ride;
@@ -83,6 +77,4 @@ async function seedHistory(directory: string, slug: string): Promise<void> {
   );
   await seedParkHistory(PARK_WITH_DAY, Date.now(), SEEDED_CROWD);
   await blobs.stop();
-  // The site starts its own Blobs server on this folder; a context left set would point it here.
-  delete process.env.NETLIFY_BLOBS_CONTEXT;
 }

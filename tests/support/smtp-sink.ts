@@ -1,4 +1,4 @@
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 
@@ -86,13 +86,4 @@ export async function startSmtpSink(
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A loopback port with nothing listening on it (connections are refused). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }

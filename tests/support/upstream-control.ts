@@ -1,8 +1,8 @@
-import type { FakeControl } from '../../scripts/fake-queue-times.mts';
+import type { FakeQueueTimesControl } from '../../scripts/fake-queue-times.mts';
 import { UPSTREAM_PORT } from './browser-harness.ts';
 
 /** Steers the browser harness's fake queue-times (mode, delay, payloads) through its control endpoint. */
-export async function steerUpstream(change: FakeControl): Promise<void> {
+export async function steerUpstream(change: FakeQueueTimesControl): Promise<void> {
   const response = await fetch(`http://127.0.0.1:${UPSTREAM_PORT}/__control`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import contact from '../../../netlify/functions/contact.mts';
 import contactRetry, { config as retryConfig } from '../../../netlify/functions/contact-retry.mts';
+import { freePort } from '../../../scripts/fake-http-server.mts';
 import { createContext } from '../../../server/functions.mts';
 import { deliverQueuedMessages } from '../../../src/contact/contact.ts';
 import { type OutboxMessage, OutboxMessageSchema } from '../../../src/contact/contact-schemas.ts';
@@ -13,7 +14,7 @@ import {
   writeRecord,
 } from '../../../src/platform/store.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
-import { closedPort, type ReceivedMail, type SmtpSink, startSmtpSink } from '../../support/smtp-sink.ts';
+import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../../support/smtp-sink.ts';
 
 // POST /api/contact called in-process: real Requests, a real Blobs server, a real SMTP server on loopback.
 
@@ -446,7 +447,7 @@ describe('POST /api/contact when mail is not configured or failing', () => {
   });
 
   it('queues when nothing listens on the SMTP port, and backs off while the server stays down', async () => {
-    process.env.SMTP_URL = `smtp://127.0.0.1:${await closedPort()}`;
+    process.env.SMTP_URL = `smtp://127.0.0.1:${await freePort()}`;
     expect((await postJson(visitor)).status).toBe(202);
     const [first] = await outbox();
     if (!first) throw new Error('nothing queued');
@@ -537,7 +538,7 @@ describe('POST /api/contact when mail is not configured or failing', () => {
 
   it('answers 503 with the mailto fallback, and sends nothing, when Blobs cannot count the message', async () => {
     const blobsContext = process.env.NETLIFY_BLOBS_CONTEXT;
-    const port = await closedPort();
+    const port = await freePort();
     const broken = JSON.parse(Buffer.from(blobsContext ?? '', 'base64').toString()) as Record<string, string>;
     process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
       JSON.stringify({ ...broken, edgeURL: `http://127.0.0.1:${port}`, uncachedEdgeURL: `http://127.0.0.1:${port}` }),

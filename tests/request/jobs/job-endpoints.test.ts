@@ -116,7 +116,7 @@ describe('with nothing configured', () => {
   });
 
   it('records a failed publish run that says what is missing', async () => {
-    const { code, output } = await runJobByHand('publish', site, {});
+    const { code, output } = await runJobByHand('daily-publish', site, {});
     expect(code).toBe(1);
     expect(output).toContain(
       'daily-publish: failure (no build hook is configured (PUBLISH_HOOK_URL): nothing was published)',
@@ -166,10 +166,10 @@ describe('the job status endpoints over the life of the jobs', () => {
   });
 
   it('shows a successful publish run started by hand', async () => {
-    const { code, output } = await runJobByHand('publish', site, env);
+    const { code, output } = await runJobByHand('daily-publish', site, env);
     expect(code).toBe(0);
     expect(output).toContain('daily-publish: success (build hook accepted the call (200))');
-    expect(hook.builds()).toBe(1);
+    expect(hook.builds).toBe(1);
     await site.advanceClock(PAST_STATUS_CACHE);
     const { body } = await getJson(site, '/api/publish-status');
     expect(body).toMatchObject({
@@ -182,7 +182,7 @@ describe('the job status endpoints over the life of the jobs', () => {
 
   it('shows a failing hook', async () => {
     hook.mode = 'error-500';
-    const { code } = await runJobByHand('publish', site, env);
+    const { code } = await runJobByHand('daily-publish', site, env);
     hook.mode = 'ok';
     expect(code).toBe(1);
     await site.advanceClock(PAST_STATUS_CACHE);
@@ -248,13 +248,13 @@ describe('the photo feed over time', () => {
     await site.advanceClock(4 * MINUTE);
     const second = await getJson(site, '/api/photo-feed');
     expect(second.body).toEqual(first.body);
-    expect(graph.mediaRequests()).toBe(1);
+    expect(graph.count('/me/media')).toBe(1);
   });
 
   it('fetches again once 5 minutes have passed', async () => {
     await site.advanceClock(MINUTE + 1_000);
     await getJson(site, '/api/photo-feed');
-    await eventually(() => graph.mediaRequests() === 2);
+    await eventually(() => graph.count('/me/media') === 2);
     await eventually(async () => (await getJson(site, '/api/photo-feed')).body.updatedAt > firstUpdatedAt);
   });
 
@@ -262,9 +262,9 @@ describe('the photo feed over time', () => {
     const { body: good } = await getJson(site, '/api/photo-feed');
     graph.mode = 'error-500';
     await site.advanceClock(6 * MINUTE);
-    const requestsBefore = graph.mediaRequests();
+    const requestsBefore = graph.count('/me/media');
     await getJson(site, '/api/photo-feed');
-    await eventually(() => graph.mediaRequests() > requestsBefore);
+    await eventually(() => graph.count('/me/media') > requestsBefore);
     const { response, body } = await getJson(site, '/api/photo-feed');
     expect(response.status).toBe(200);
     expect(body).toEqual(good);

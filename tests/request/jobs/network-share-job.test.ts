@@ -44,13 +44,8 @@ beforeAll(async () => {
 afterAll(() => Promise.all([feed.close(), api.close()]));
 beforeEach(async () => {
   blobs = await startLocalBlobs();
-  feed.mode = 'ok';
-  api.mode = 'ok';
-  api.validToken = TOKEN;
-  api.detectDuplicates = true;
-  api.loseAnswers = 0;
-  api.posts.length = 0;
-  api.requests.length = 0;
+  feed.reset();
+  api.reset();
   Object.assign(process.env, {
     NETWORK_ACCESS_TOKEN: TOKEN,
     NETWORK_AUTHOR_URN: AUTHOR,
@@ -288,7 +283,7 @@ describe('a run that cannot share', () => {
 
   it.each([
     ['answers 500 twice', () => feed.failNext(2, 'error-500'), 'post feed: answered 500'],
-    ['is not a feed', () => feed.failNext(1, 'garbage'), 'post feed: body is not JSON'],
+    ['is not a feed', () => feed.failNext(1, 'invalid-json'), 'post feed: body is not JSON'],
   ])('fails when the feed %s', async (_name, breakFeed, message) => {
     await baseline(post(1, 10));
     breakFeed();

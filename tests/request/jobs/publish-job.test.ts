@@ -20,8 +20,7 @@ beforeAll(async () => {
 afterAll(() => hook.close());
 beforeEach(async () => {
   blobs = await startLocalBlobs();
-  hook.mode = 'ok';
-  hook.requests.length = 0;
+  hook.reset();
   process.env.PUBLISH_HOOK_URL = hook.hookUrl;
 });
 afterEach(async () => {
@@ -64,11 +63,11 @@ describe('the daily publish job', () => {
 
   it('tries once more when the hook answers 503, and succeeds', async () => {
     hook.failNext(1, 'error-503');
-    const buildsBefore = hook.builds();
+    const buildsBefore = hook.builds;
     const run = await runPublishJob();
     expect(run.outcome).toBe('success');
     expect(hook.requests).toHaveLength(2);
-    expect(hook.builds() - buildsBefore).toBe(1);
+    expect(hook.builds - buildsBefore).toBe(1);
   });
 
   it('records a failure with the status when the hook answers 500 (no retry)', async () => {

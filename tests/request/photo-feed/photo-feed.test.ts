@@ -1,11 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import photoTokenRefresh, { config as refreshConfig } from '../../../netlify/functions/photo-token-refresh.mts';
-import {
-  type FakePhotoGraph,
-  PHOTO_FIXTURES_DIR,
-  readFixture,
-  startFakePhotoGraph,
-} from '../../../scripts/fake-job-services.mts';
+import { type FakePhotoGraph, startFakePhotoGraph } from '../../../scripts/fake-job-services.mts';
 import { createContext } from '../../../server/functions.mts';
 import { getPhotoFeed, resetPhotoFeedMemory } from '../../../src/photo-feed/photo-feed.ts';
 import { PhotoFeedSchema, StoredPhotoTokenSchema } from '../../../src/photo-feed/photo-feed-schemas.ts';
@@ -26,11 +21,7 @@ afterAll(() => graph.close());
 beforeEach(async () => {
   blobs = await startLocalBlobs();
   resetPhotoFeedMemory();
-  graph.mode = 'ok';
-  graph.delayMs = 0;
-  graph.media = readFixture(PHOTO_FIXTURES_DIR, 'graph-me-media-mixed.json');
-  graph.requests.length = 0;
-  graph.tokens.set(INITIAL, Date.now() + 60 * DAY);
+  graph.reset();
   process.env.PHOTO_FEED_ACCESS_TOKEN = INITIAL;
   process.env.PHOTO_FEED_UPSTREAM_URL = graph.url;
 });
@@ -88,36 +79,36 @@ describe('the photo feed', () => {
     resetPhotoFeedMemory();
     const { body } = await getPhotoFeed();
     expect(body.items).toHaveLength(3);
-    expect(graph.mediaRequests()).toBe(1);
+    expect(graph.count('/me/media')).toBe(1);
   });
 
   it('makes one upstream request for many callers at once', async () => {
     graph.delayMs = 200;
     const answers = await Promise.all(Array.from({ length: 20 }, () => getPhotoFeed()));
-    expect(graph.mediaRequests()).toBe(1);
+    expect(graph.count('/me/media')).toBe(1);
     expect(new Set(answers.map((answer) => answer.body.updatedAt)).size).toBe(1);
   });
 
   it('answers the last feed at once, without queueing, while a slow refresh is under way', async () => {
     const first = await getPhotoFeed();
-    const answeredBefore = graph.mediaAnswered();
+    const answeredBefore = graph.answered('/me/media');
     // Only `Date` is faked: the servers and the upstream's delay run on real timers.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 6 * 60_000 });
     graph.delayMs = 2_000;
     const refresh = getPhotoFeed();
-    await vi.waitFor(() => expect(graph.mediaRequests()).toBe(2), { interval: 5, timeout: 5_000 });
+    await vi.waitFor(() => expect(graph.count('/me/media')).toBe(2), { interval: 5, timeout: 5_000 });
     const during = await getPhotoFeed();
     expect(during).toMatchObject({ fallback: false, maxAgeSeconds: 5 });
     expect(during.body.updatedAt).toBe(first.body.updatedAt);
     // Answered while the refresh still waits for the platform: nobody queued behind it.
-    expect(graph.mediaAnswered()).toBe(answeredBefore);
+    expect(graph.answered('/me/media')).toBe(answeredBefore);
     expect((await refresh).body.updatedAt).toBeGreaterThan(first.body.updatedAt ?? 0);
   });
 
   it.each([
     ['an expired token (code 190)', () => graph.tokens.set(INITIAL, 0)],
     ['a server error', () => (graph.mode = 'error-500')],
-    ['a body that is not JSON', () => (graph.mode = 'garbage')],
+    ['a body that is not JSON', () => (graph.mode = 'invalid-json')],
   ])('answers 502 with Retry-After on %s with nothing to fall back on', async (_name, breakGraph) => {
     breakGraph();
     await expect(getPhotoFeed()).rejects.toMatchObject({

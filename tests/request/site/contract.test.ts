@@ -3,7 +3,8 @@ import type { APIContext } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import contactFunction from '../../../netlify/functions/contact.mts';
 import locationFunction from '../../../netlify/functions/location.mts';
-import type { FakeQueueTimes, UpstreamMode } from '../../../scripts/fake-queue-times.mts';
+import type { FaultMode } from '../../../scripts/fake-http-server.mts';
+import type { FakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import * as photoFeedEndpoint from '../../../src/pages/api/photo-feed.ts';
 import * as networkStatusEndpoint from '../../../src/pages/api/professional-network-status.ts';
 import * as publishStatusEndpoint from '../../../src/pages/api/publish-status.ts';
@@ -32,7 +33,7 @@ interface Case {
   body?: string;
   status: number;
   /** How the fake provider behaves for this case. */
-  upstream?: UpstreamMode;
+  upstream?: FaultMode;
   /** First GET the same URL and send its ETag in `If-None-Match`. */
   conditional?: true;
   /** Send the same request this many times first (to reach a rate limit). */

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,26 +7,15 @@ import type { Config, Context } from '@netlify/functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLED_FUNCTIONS_DIR, FUNCTION_SOURCES_DIR } from '../../../scripts/bundle-functions.mts';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import { copyProject } from '../../../scripts/netlify-cli.mts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
-import { ROOT } from '../../support/served-site.ts';
-
-// The Netlify build runs in a copy of the project (what git tracks, plus new files it does not
-// ignore), so it never disturbs the local build in dist/.
-function projectFiles(): string[] {
-  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  return listed.stdout.split('\0').filter((file) => file && existsSync(path.join(ROOT, file)));
-}
 
 let copy: string;
 let build: { status: number | null; output: string };
 
 beforeAll(async () => {
-  copy = await mkdtemp(path.join(tmpdir(), 'site-api-netlify-'));
-  for (const file of projectFiles()) await cp(path.join(ROOT, file), path.join(copy, file), { recursive: true });
-  await symlink(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  // In a copy of the project, so that it never disturbs the local build in dist/.
+  copy = await copyProject();
   const result = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
     cwd: copy,
     // As Netlify's CLI runs it (`netlify build`: NETLIFY_LOCAL, not NETLIFY), with no SITE_URL:

@@ -60,7 +60,7 @@ afterAll(async () => {
 beforeEach(async () => {
   blobs = await startLocalBlobs();
   resetWaitTimesMemory();
-  upstream.setPayload(5, null);
+  upstream.reset();
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(TEN_AM_EASTERN);
 });
@@ -107,7 +107,7 @@ describe('the forecast in GET /api/wait-times', () => {
 
   it('learns from the samples it collects about 30 minutes apart, in the slot of the park-local time', async () => {
     for (let step = 0; step <= 8; step++) {
-      upstream.setPayload(5, epcotWith({ [TEST_TRACK]: 60 + 5 * step }));
+      upstream.payloads[5] = epcotWith({ [TEST_TRACK]: 60 + 5 * step });
       await getWaitTimes(epcot);
       vi.setSystemTime(Date.now() + 5 * MINUTE + 1000);
     }
@@ -135,7 +135,7 @@ describe('the forecast in GET /api/wait-times', () => {
   it('falls back to persistence when the profile record is damaged, and replaces it with a sound one', async () => {
     const damaged = { version: 1, learnedThrough: 0, rides: { [FROZEN]: { seen: 0, buckets: { 20: [65, 'x'] } } } };
     await writeRecord('wait-times', `profile/${epcot.slug}`, z.unknown(), damaged);
-    upstream.setPayload(5, epcotWith({ [FROZEN]: 67 }));
+    upstream.payloads[5] = epcotWith({ [FROZEN]: 67 });
     expect((await rideNamed('Frozen Ever After')).forecast).toBe(65);
     expect(await profileOf()).toMatchObject({ version: 1, rides: {} });
   });

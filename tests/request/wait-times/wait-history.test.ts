@@ -67,8 +67,8 @@ afterAll(async () => {
 
 describe('GET /api/wait-times/history over a simulated evening', () => {
   it('keeps one upstream request per park per 5 minutes, the day endpoint included', () => {
-    expect(upstream.counts.get(`/parks/${LA.queueTimesId}/queue_times.json`)).toBe(STEPS);
-    expect(upstream.counts.get(`/parks/${PARIS.queueTimesId}/queue_times.json`)).toBe(STEPS);
+    expect(upstream.count(`/parks/${LA.queueTimesId}/queue_times.json`)).toBe(STEPS);
+    expect(upstream.count(`/parks/${PARIS.queueTimesId}/queue_times.json`)).toBe(STEPS);
   });
 
   it('answers a west-coast park’s whole local day so far, across midnight UTC', async () => {

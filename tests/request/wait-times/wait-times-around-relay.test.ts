@@ -29,7 +29,7 @@ describe('wait times around the relay', () => {
     if (!park) throw new Error('no epcot');
     upstream.delayMs = 100;
     const answers = await Promise.all(Array.from({ length: 5 }, () => getWaitTimes(park)));
-    expect(upstream.counts.get('/parks/5/queue_times.json')).toBe(1);
+    expect(upstream.count('/parks/5/queue_times.json')).toBe(1);
     expect(new Set(answers.map((answer) => answer.body.updatedAt)).size).toBe(1);
     expect(await listKeys('wait-times', 'history/epcot/')).toEqual([
       `history/epcot/${timeKey(answers[0]?.body.updatedAt ?? 0)}`,
@@ -45,7 +45,7 @@ describe('wait times around the relay', () => {
     const earlier = { at: now - 30 * 60_000, waits: { 1: 20 } };
     await writeRecord('wait-times', `history/hollywood-studios/${timeKey(earlier.at)}`, HistorySampleSchema, earlier);
     const { body } = await getWaitTimes(park);
-    expect(upstream.counts.get('/parks/7/queue_times.json') ?? 0).toBe(0);
+    expect(upstream.count('/parks/7/queue_times.json')).toBe(0);
     expect(body).toMatchObject({ updatedAt: now, rides: [{ name: 'Coaster', wait: 45, trend: 'up' }] });
     expect(await listKeys('wait-times', 'history/hollywood-studios/')).toHaveLength(1);
   });

@@ -18,11 +18,7 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 beforeEach(async () => {
-  upstream.mode = 'ok';
-  upstream.delayMs = 0;
-  upstream.counts.clear();
-  upstream.answered.clear();
-  for (const id of [4, 5, 7, 28, 51]) upstream.setPayload(id, null);
+  upstream.reset();
   site = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url }, clock: true });
 });
 afterEach(async () => {
@@ -30,7 +26,7 @@ afterEach(async () => {
 });
 
 const get = (path: string, init?: RequestInit) => fetch(`${site.url}${path}`, init);
-const epcotRequests = () => upstream.counts.get(EPCOT) ?? 0;
+const epcotRequests = () => upstream.count(EPCOT);
 
 interface RawRide {
   id: number;
@@ -106,7 +102,7 @@ describe('GET /api/wait-times', () => {
     const during = await (await get('/api/wait-times?park=epcot&during=1')).json();
     expect(during.updatedAt).toBe(first.updatedAt);
     // Answered before the upstream answered the refresh: nobody queued behind it.
-    expect(upstream.answered.get(EPCOT)).toBe(1);
+    expect(upstream.answered(EPCOT)).toBe(1);
     expect(epcotRequests()).toBe(2);
   });
 
@@ -205,10 +201,10 @@ describe('GET /api/wait-times', () => {
       if (ride.id === steady.id) return { ...ride, wait_time: ride.wait_time + 4 };
       return ride;
     };
-    upstream.setPayload(5, {
+    upstream.payloads[5] = {
       lands: recorded.lands.map((land) => ({ ...land, rides: land.rides.map(change) })),
       rides: recorded.rides.map(change),
-    });
+    };
     await site.advanceClock(30 * MINUTE);
     const body = await (await get('/api/wait-times?park=epcot')).json();
     const trendOf = (name: string) => body.rides.find((ride: { name: string }) => ride.name === name.trim())?.trend;
@@ -218,7 +214,7 @@ describe('GET /api/wait-times', () => {
   });
 
   it('answers a closed park with an empty ride list', async () => {
-    upstream.setPayload(5, { lands: [], rides: [] });
+    upstream.payloads[5] = { lands: [], rides: [] };
     const response = await get('/api/wait-times?park=epcot');
     expect(response.status).toBe(200);
     expect((await response.json()).rides).toEqual([]);
@@ -235,7 +231,7 @@ describe('GET /api/wait-times', () => {
     expect(response.status).toBe(status);
     expect(await response.json()).toEqual(body);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(upstream.total()).toBe(0);
+    expect(upstream.count()).toBe(0);
   });
 
   it('answers a repeat from the route cache with the same bytes and headers Astro rendered', async () => {

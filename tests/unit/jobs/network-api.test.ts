@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_FIXTURES_DIR, readFixture } from '../../../scripts/fake-job-services.mts';
+import { readFixture } from '../../../scripts/fake-http-server.mts';
 import { classifyShareAnswer, commentaryFor, MAX_COMMENTARY, postBodyFor } from '../../../src/jobs/network-api.ts';
 import type { FeedPost } from '../../../src/jobs/site-feed.ts';
 
@@ -52,7 +52,7 @@ describe("reading the posting API's answer", () => {
   });
 
   it('takes the recorded 422 DUPLICATE_POST as already shared, naming the existing post', () => {
-    expect(classifyShareAnswer(422, null, readFixture(JOB_FIXTURES_DIR, 'network-duplicate-post-422.json'))).toEqual({
+    expect(classifyShareAnswer(422, null, readFixture('jobs/network-duplicate-post-422.json'))).toEqual({
       kind: 'duplicate',
       status: 422,
       networkPostId: 'urn:li:share:7141138937766391808',
@@ -63,14 +63,14 @@ describe("reading the posting API's answer", () => {
     [
       'an invalid token',
       401,
-      readFixture(JOB_FIXTURES_DIR, 'network-invalid-token-401.json'),
+      readFixture('jobs/network-invalid-token-401.json'),
       'posting API rejected the token (401)',
       true,
     ],
     [
       'a revoked token',
       401,
-      readFixture(JOB_FIXTURES_DIR, 'network-revoked-token-401.json'),
+      readFixture('jobs/network-revoked-token-401.json'),
       'posting API rejected the token (401, REVOKED_ACCESS_TOKEN)',
       true,
     ],

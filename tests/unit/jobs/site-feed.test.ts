@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_FIXTURES_DIR, readFixture } from '../../../scripts/fake-job-services.mts';
+import { readFixture } from '../../../scripts/fake-http-server.mts';
 import { parseSiteFeed } from '../../../src/jobs/site-feed.ts';
 
 const FEED_URL = 'https://example.com/feed.json';
 
 describe('reading a JSON Feed', () => {
-  const posts = parseSiteFeed(readFixture(JOB_FIXTURES_DIR, 'post-feed.json'), FEED_URL);
+  const posts = parseSiteFeed(readFixture('jobs/post-feed.json'), FEED_URL);
 
   it('keeps the items with a link, oldest first, relative links made absolute', () => {
     expect(posts.map((post) => post.url)).toEqual([

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PHOTO_FIXTURES_DIR, readFixture } from '../../../scripts/fake-job-services.mts';
+import { readFixture } from '../../../scripts/fake-http-server.mts';
 import { GraphMediaSchema, PhotoFeedSchema } from '../../../src/photo-feed/photo-feed-schemas.ts';
 import { isoTimestamp, photoItemOf } from '../../../src/photo-feed/photo-platform-api.ts';
 import { REFRESH_MIN_AGE_MS, REFRESH_WHEN_LEFT_MS, refreshDecision } from '../../../src/photo-feed/photo-token.ts';
 
 const itemsOf = (file: string) =>
-  (JSON.parse(readFixture(PHOTO_FIXTURES_DIR, file)) as { data: unknown[] }).data.flatMap((raw) => {
+  (JSON.parse(readFixture(`photo-feed/${file}`)) as { data: unknown[] }).data.flatMap((raw) => {
     const item = photoItemOf(GraphMediaSchema.parse(raw));
     return item ? [item] : [];
   });
