@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { createRequestFromNodeRequest, writeResponse } from 'astro/app/node';
 import { isNotModified } from '../src/platform/cache/conditional-request.ts';
 import { useLocalRouteCache } from '../src/platform/cache/route-cache.ts';
-import { jsonResponse, NO_STORE } from '../src/platform/http.ts';
+import { respond } from '../src/platform/http.ts';
 import { startBlobsServer } from './blobs.mts';
 import { clientAddress } from './client-address.mts';
 import { createContext, loadFunctions, matchFunction, runFunction, scheduleFunctions } from './functions.mts';
@@ -22,7 +22,7 @@ const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[\w\-.~!$&'()*+,;=%]+)(?::\d*)?$/;
 
 const errorAnswer = (status: number, error: string, headers: Record<string, string> = {}) =>
-  jsonResponse({ error }, { status, headers: { 'Cache-Control': NO_STORE, ...headers } });
+  respond({ status, json: { error }, headers });
 
 /**
  * The built site under `root` in one process, routed in Netlify's order
