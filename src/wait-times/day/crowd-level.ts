@@ -3,12 +3,7 @@ import { BUCKETS_PER_DAY, type WaitProfile } from '../forecast/wait-profile-sche
 import { minuteOfDay } from '../local-time.ts';
 import type { CrowdLevel } from './history-schemas.ts';
 
-/**
- * "Is it busy today?": today's posted waits against each ride's usual wait at the same half hour
- * of the park's day, the usual being the forecaster's learned level (wait-profile.ts).
- */
-
-/** A half hour's level counts as "usual" once it rests on this many observations (about one day of samples). */
+/** A half hour's learned level (wait-profile.ts) counts as "usual" from this many observations (about a day). */
 export const MIN_USUAL_OBSERVATIONS = 6;
 /** Below this many compared readings there is no crowd level (a few rides over a few minutes say little). */
 export const MIN_CROWD_COMPARISONS = 20;
@@ -34,9 +29,8 @@ export function crowdWordOf(ratio: number): NonNullable<CrowdLevel['level']> {
 }
 
 /**
- * Compares every reading of today (a ride open with a posted wait at one of `times`) with that
- * ride's usual wait in the same local half hour. The ratio of the sums weighs long queues more
- * than short ones, as a visitor feels them.
+ * "Is it busy today?": every reading of today (a ride open at one of `times`) against that ride's
+ * usual wait in the same local half hour. The ratio of sums weighs long queues more, as visitors feel them.
  */
 export function crowdLevelOf(
   times: readonly number[],

@@ -10,7 +10,7 @@ import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import { findPark } from '../parks.ts';
 import { memoryHistory, recordSample } from '../wait-history.ts';
-import { waitHistoryBody } from './history-body.ts';
+import { waitHistoryBody } from './history.ts';
 import { type WaitHistory, WaitHistorySchema } from './history-schemas.ts';
 import { addSamples, emptyDay, localDateOf, SLOT_MS } from './park-day.ts';
 
