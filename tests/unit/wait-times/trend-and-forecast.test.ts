@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FORECAST_MAX_MINUTES, forecastOf, outlookOf, toStep, trendOf } from '../../../src/wait-times/forecast/forecast.ts';
+import {
+  FORECAST_MAX_MINUTES,
+  forecastOf,
+  outlookOf,
+  toStep,
+  trendOf,
+} from '../../../src/wait-times/forecast/forecast.ts';
 import {
   BUCKETS_PER_DAY,
   type WaitProfile,
