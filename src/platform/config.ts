@@ -2,31 +2,30 @@ import { ConfigError } from './errors.ts';
 import { resolveSiteUrl } from './site-url.ts';
 import * as z from './zod-mini.ts';
 
-const hasProtocol = (value: string, protocols: readonly string[]) =>
-  URL.canParse(value) && protocols.includes(new URL(value).protocol);
-
+/** A URL with one of these protocols; an empty variable counts as unset (`NAME=` in a .env file or the Netlify UI). */
 const optionalUrl = (protocols: string[]) =>
-  z.optional(
-    z.string().check(
-      z.trim(),
-      z.minLength(1),
-      z.refine((value) => hasProtocol(value, protocols), {
-        message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
-      }),
+  unlessEmpty(
+    z.optional(
+      z.string().check(
+        z.trim(),
+        z.refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
+          message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+        }),
+      ),
     ),
   );
 
-/** An empty variable counts as unset (`NAME=` in a .env file or the Netlify UI). */
-const unlessEmpty = <T extends z.core.$ZodType>(schema: T) =>
-  z.pipe(
+function unlessEmpty<T extends z.core.$ZodType>(schema: T) {
+  return z.pipe(
     z.transform((value: unknown) => (value === '' ? undefined : value)),
     schema,
   );
+}
 
 /** A URL-valued setting without its trailing slashes, `fallback` when unset. */
 const baseUrl = (fallback: string) =>
   z.pipe(
-    unlessEmpty(optionalUrl(['http:', 'https:'])),
+    optionalUrl(['http:', 'https:']),
     z.transform((value) => (value ?? fallback).replace(/\/+$/, '')),
   );
 
@@ -53,17 +52,7 @@ export const EnvironmentSchema = z.object({
     ),
   ),
   DATA_DIR: z._default(z.string().check(z.minLength(1)), '.data'),
-  WAIT_TIMES_UPSTREAM_URL: z._default(
-    z.pipe(
-      z
-        .string()
-        .check(
-          z.refine((value) => hasProtocol(value, ['http:', 'https:']), { message: 'must be an absolute http(s) URL' }),
-        ),
-      z.transform((value) => value.replace(/\/+$/, '')),
-    ),
-    'https://queue-times.com',
-  ),
+  WAIT_TIMES_UPSTREAM_URL: baseUrl('https://queue-times.com'),
   // Sent as `Authorization: Bearer <token>`, so it must be an RFC 6750 b64token.
   LOCATION_TOKEN: unlessEmpty(
     z.optional(
@@ -79,16 +68,16 @@ export const EnvironmentSchema = z.object({
     ),
   ),
   LOCATION_STALE_AFTER_MINUTES: z._default(z.coerce.number().check(z.int(), z.positive()), 360),
-  SMTP_URL: unlessEmpty(optionalUrl(['smtp:', 'smtps:'])),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   CONTACT_TO: unlessEmpty(z.optional(z.email())),
   CONTACT_FROM: unlessEmpty(z.optional(z.email())),
   CONTACT_MAILTO: unlessEmpty(z.optional(z.email())),
   PHOTO_FEED_ACCESS_TOKEN: unlessEmpty(z.optional(z.string().check(z.minLength(1)))),
   PHOTO_FEED_UPSTREAM_URL: baseUrl('https://graph.instagram.com'),
-  PUBLISH_HOOK_URL: unlessEmpty(optionalUrl(['http:', 'https:'])),
+  PUBLISH_HOOK_URL: optionalUrl(['http:', 'https:']),
   NETWORK_ACCESS_TOKEN: unlessEmpty(z.optional(z.string().check(z.minLength(1)))),
   NETWORK_TOKEN_EXPIRES_AT: unlessEmpty(z.optional(z.iso.datetime({ offset: true }))),
-  NETWORK_FEED_URL: unlessEmpty(optionalUrl(['http:', 'https:'])),
+  NETWORK_FEED_URL: optionalUrl(['http:', 'https:']),
   NETWORK_API_URL: baseUrl('https://api.linkedin.com'),
   // The posting API is versioned by month (`LinkedIn-Version: YYYYMM`); a version is served for about a year.
   NETWORK_API_VERSION: unlessEmpty(
