@@ -13,7 +13,6 @@ export function isNotModified(method: string, requestHeaders: fresh.Headers, sta
     'if-none-match': requestHeaders['if-none-match'],
     'if-modified-since': requestHeaders['if-modified-since'],
   };
-  if (!conditions['if-none-match'] && !conditions['if-modified-since']) return false;
   return fresh(conditions, {
     etag: headers.get('etag') ?? undefined,
     'last-modified': headers.get('last-modified') ?? undefined,

@@ -38,28 +38,22 @@ export function crowdLevelOf(
   timeZone: string,
 ): CrowdLevel {
   const halfHours = times.map((at) => bucketOf(minuteOfDay(at, timeZone)));
-  let today = 0;
-  let usual = 0;
-  let comparisons = 0;
-  let since: number | null = null;
-  let rideCount = 0;
-  for (const ride of rides) {
-    let compared = false;
-    ride.waits.forEach((wait, index) => {
+  const readings = rides.flatMap((ride, rideIndex) =>
+    ride.waits.flatMap((wait, index) => {
       const expected = ride.usual[halfHours[index] ?? -1];
-      if (wait === null || expected === null || expected === undefined) return;
-      today += wait;
-      usual += expected;
-      comparisons += 1;
-      compared = true;
-      const at = times[index] ?? 0;
-      if (since === null || at < since) since = at;
-    });
-    if (compared) rideCount += 1;
-  }
-  if (comparisons < MIN_CROWD_COMPARISONS || usual <= 0) {
-    return { level: null, ratio: null, comparisons, rides: rideCount, since };
-  }
+      return wait === null || expected === null || expected === undefined
+        ? []
+        : [{ rideIndex, wait, expected, at: times[index] ?? 0 }];
+    }),
+  );
+  const today = readings.reduce((sum, reading) => sum + reading.wait, 0);
+  const usual = readings.reduce((sum, reading) => sum + reading.expected, 0);
+  const basis = {
+    comparisons: readings.length,
+    rides: new Set(readings.map((reading) => reading.rideIndex)).size,
+    since: readings.reduce<number | null>((first, { at }) => (first === null || at < first ? at : first), null),
+  };
+  if (readings.length < MIN_CROWD_COMPARISONS || usual <= 0) return { level: null, ratio: null, ...basis };
   const ratio = Math.round((today / usual) * 100) / 100;
-  return { level: crowdWordOf(ratio), ratio, comparisons, rides: rideCount, since };
+  return { level: crowdWordOf(ratio), ratio, ...basis };
 }
