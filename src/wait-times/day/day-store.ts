@@ -29,20 +29,15 @@ export async function recordDay(park: Pick<Park, 'slug' | 'timezone'>, snapshot:
   const day = stored ?? emptyDay(date);
   const { startsAt, endsAt } = dayBoundsOf(date, park.timezone);
   const missing = historyTimes.filter((at) => at >= startsAt && at < endsAt && at !== sample.at && wouldAdd(day, at));
-  const repaired = missing.length > 0 ? await history.readSamples(missing) : [];
+  const repaired = await history.readSamples(missing);
   const names = Object.fromEntries(snapshot.rides.map((ride) => [String(ride.id), ride.name]));
-  await writeRecord(
-    'wait-times',
-    keyOf(park.slug, date),
-    DayRecordSchema,
-    addSamples(day, [...repaired, sample], names),
+  const key = keyOf(park.slug, date);
+  await writeRecord('wait-times', key, DayRecordSchema, addSamples(day, [...repaired, sample], names));
+  if (stored) return;
+  // A new day: the park's days before yesterday go (YYYY-MM-DD sorts in date order).
+  const keep = previousDate(date);
+  const old = (await listKeys('wait-times', prefixOf(park.slug))).filter(
+    (k) => k.slice(prefixOf(park.slug).length) < keep,
   );
-  if (!stored) await pruneDays(park.slug, date);
-}
-
-/** Deletes the park's days before the one before `today` (lexical order of YYYY-MM-DD is date order). */
-async function pruneDays(slug: string, today: string): Promise<void> {
-  const keep = previousDate(today);
-  const old = (await listKeys('wait-times', prefixOf(slug))).filter((key) => key.slice(prefixOf(slug).length) < keep);
   if (old.length > 0) await deleteRecords('wait-times', old);
 }
