@@ -6,6 +6,8 @@ import * as z from './zod-mini.ts';
  * it was written with: a record may predate a schema change or be damaged.
  */
 
+type Schema = z.core.$ZodType;
+
 /** The stores the service uses, one per concern. */
 export type StoreName = 'wait-times' | 'location' | 'contact' | 'jobs' | 'photo-feed' | 'rate-limits';
 
@@ -68,11 +70,7 @@ export function timeOfKey(segment: string): number {
 }
 
 /** Reads one record; `null` when it is missing or no longer matches its schema. */
-export async function readRecord<S extends z.core.$ZodType>(
-  name: StoreName,
-  key: string,
-  schema: S,
-): Promise<z.output<S> | null> {
+export async function readRecord<S extends Schema>(name: StoreName, key: string, schema: S) {
   const text = await guarded(`read ${name}/${key}`, name, (store) => store.get(key, { type: 'text' }));
   if (text === null) return null;
   try {
@@ -88,7 +86,7 @@ export async function readRecord<S extends z.core.$ZodType>(
 type WriteCondition = { onlyIfNew: true } | { onlyIfMatch: string } | undefined;
 
 /** Writes a checked record; whether it was written (a conditional write may lose) and its ETag. */
-async function put<S extends z.core.$ZodType>(
+async function put<S extends Schema>(
   name: StoreName,
   key: string,
   schema: S,
@@ -100,12 +98,7 @@ async function put<S extends z.core.$ZodType>(
 }
 
 /** Writes one record whole; a Blobs write replaces the value atomically, so readers never see half. */
-export async function writeRecord<S extends z.core.$ZodType>(
-  name: StoreName,
-  key: string,
-  schema: S,
-  value: z.input<S>,
-): Promise<void> {
+export async function writeRecord<S extends Schema>(name: StoreName, key: string, schema: S, value: z.input<S>) {
   // The client reports some refused writes (a 403, for one) as done with an empty ETag.
   if ((await put(name, key, schema, value)).etag === '') {
     throw new BlobsUnavailableError(`Blobs did not confirm the write of ${name}/${key}`);
@@ -116,12 +109,7 @@ export async function writeRecord<S extends z.core.$ZodType>(
  * Writes a record only when its key does not exist yet (a claim, a write-once ledger entry):
  * `false` when it was already there. Netlify makes the check-and-write atomic.
  */
-export async function createRecord<S extends z.core.$ZodType>(
-  name: StoreName,
-  key: string,
-  schema: S,
-  value: z.input<S>,
-): Promise<boolean> {
+export async function createRecord<S extends Schema>(name: StoreName, key: string, schema: S, value: z.input<S>) {
   const result = await put(name, key, schema, value, { onlyIfNew: true });
   // A refused conditional write that is not a 412 comes back as "modified" with an empty ETag.
   if (result.modified && !result.etag) throw new Error(`Blobs did not confirm the write of ${name}/${key}`);
@@ -132,13 +120,13 @@ export async function createRecord<S extends z.core.$ZodType>(
  * Replaces a record only if it is still the version `etag` names (from `listEntries`), so that of
  * several writers racing for one record exactly one wins. Returns whether this write won.
  */
-export async function replaceRecordIfUnchanged<S extends z.core.$ZodType>(
+export async function replaceRecordIfUnchanged<S extends Schema>(
   name: StoreName,
   key: string,
   schema: S,
   value: z.input<S>,
   etag: string,
-): Promise<boolean> {
+) {
   // Without an ETag the write would silently become unconditional (the local server sends none on reads).
   if (!etag) return false;
   const result = await put(name, key, schema, value, { onlyIfMatch: etag });
