@@ -62,8 +62,10 @@ export function addSamples(
     if (!held || sample.at < held.at) bySlot.set(slotOf(sample.at), sample);
   }
   const kept = [...bySlot.values()].sort((a, b) => a.at - b.at).slice(-MAX_DAY_SAMPLES);
-  const rideNames = new Map(Object.entries(day.rides).map(([id, ride]) => [id, ride.name]));
-  for (const [id, name] of Object.entries(names)) rideNames.set(id, name);
+  const rideNames = new Map<string, string>([
+    ...Object.entries(day.rides).map(([id, ride]) => [id, ride.name] as const),
+    ...Object.entries(names),
+  ]);
 
   const seen = new Map<string, number>();
   for (const sample of kept) {
@@ -74,12 +76,8 @@ export function addSamples(
   const ids = [...seen.keys()]
     .sort((a, b) => (seen.get(b) ?? 0) - (seen.get(a) ?? 0) || (a < b ? -1 : 1))
     .slice(0, MAX_DAY_RIDES);
-  const rides: DayRecord['rides'] = {};
-  for (const id of ids.sort()) {
-    rides[id] = {
-      name: rideNames.get(id) ?? id,
-      waits: kept.map((sample) => sample.waits[id] ?? null),
-    };
-  }
+  const rides = Object.fromEntries(
+    ids.sort().map((id) => [id, { name: rideNames.get(id) ?? id, waits: kept.map((s) => s.waits[id] ?? null) }]),
+  );
   return { version: 1, date: day.date, times: kept.map((sample) => sample.at), rides };
 }
