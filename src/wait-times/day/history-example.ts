@@ -41,10 +41,8 @@ function sampled(): HistorySample[] {
   return samples;
 }
 
-let cached: WaitHistory | undefined;
-
+/** Runs once per process: history-openapi.ts awaits it as its module loads. */
 export async function waitHistoryExample(): Promise<WaitHistory> {
-  if (cached) return cached;
   const park = findPark('animal-kingdom');
   if (!park) throw new Error('animal-kingdom is missing from the park table');
   const history = memoryHistory();
@@ -55,6 +53,5 @@ export async function waitHistoryExample(): Promise<WaitHistory> {
     if (localDateOf(sample.at, park.timezone) === SHOWN_DAY) day = addSamples(day, [sample], RIDES);
     else profile = (await recordSample(history, sample, park.timezone)).profile;
   }
-  cached = WaitHistorySchema.parse(waitHistoryBody(park, day, profile, SHOWN_UNTIL));
-  return cached;
+  return WaitHistorySchema.parse(waitHistoryBody(park, day, profile, SHOWN_UNTIL));
 }
