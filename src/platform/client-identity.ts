@@ -23,15 +23,9 @@ export function clientIdentity(address: string): string {
     .join(':')}::/64`;
 }
 
-/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail converted). */
+/** The eight 16-bit groups of a valid IPv6 address (the URL parser writes a dotted IPv4 tail in hex). */
 function ipv6Groups(ip: string): number[] {
-  let text = ip.toLowerCase();
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
+  const [head = '', tail] = new URL(`http://[${ip}]/`).hostname.slice(1, -1).split('::');
   const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
   const left = parse(head);
   const right = tail === undefined ? [] : parse(tail);

@@ -2,31 +2,31 @@ import { ConfigError } from './errors.ts';
 import { resolveSiteUrl } from './site-url.ts';
 import * as z from './zod-mini.ts';
 
-const hasProtocol = (value: string, protocols: readonly string[]) =>
-  URL.canParse(value) && protocols.includes(new URL(value).protocol);
+/** An empty variable counts as unset (`NAME=` in a .env file or the Netlify UI). */
+function unlessEmpty<T extends z.core.$ZodType>(schema: T) {
+  return z.pipe(
+    z.transform((value: unknown) => (value === '' ? undefined : value)),
+    schema,
+  );
+}
 
+const optional = <T extends z.core.$ZodType>(schema: T) => unlessEmpty(z.optional(schema));
+
+/** A URL with one of these protocols. */
 const optionalUrl = (protocols: string[]) =>
-  z.optional(
+  optional(
     z.string().check(
       z.trim(),
-      z.minLength(1),
-      z.refine((value) => hasProtocol(value, protocols), {
+      z.refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
         message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
       }),
     ),
   );
 
-/** An empty variable counts as unset (`NAME=` in a .env file or the Netlify UI). */
-const unlessEmpty = <T extends z.core.$ZodType>(schema: T) =>
-  z.pipe(
-    z.transform((value: unknown) => (value === '' ? undefined : value)),
-    schema,
-  );
-
 /** A URL-valued setting without its trailing slashes, `fallback` when unset. */
 const baseUrl = (fallback: string) =>
   z.pipe(
-    unlessEmpty(optionalUrl(['http:', 'https:'])),
+    optionalUrl(['http:', 'https:']),
     z.transform((value) => (value ?? fallback).replace(/\/+$/, '')),
   );
 
@@ -53,42 +53,30 @@ export const EnvironmentSchema = z.object({
     ),
   ),
   DATA_DIR: z._default(z.string().check(z.minLength(1)), '.data'),
-  WAIT_TIMES_UPSTREAM_URL: z._default(
-    z.pipe(
-      z
-        .string()
-        .check(
-          z.refine((value) => hasProtocol(value, ['http:', 'https:']), { message: 'must be an absolute http(s) URL' }),
-        ),
-      z.transform((value) => value.replace(/\/+$/, '')),
-    ),
-    'https://queue-times.com',
-  ),
+  WAIT_TIMES_UPSTREAM_URL: baseUrl('https://queue-times.com'),
   // Sent as `Authorization: Bearer <token>`, so it must be an RFC 6750 b64token.
-  LOCATION_TOKEN: unlessEmpty(
-    z.optional(
-      z
-        .string()
-        .check(
-          z.minLength(16, 'must be at least 16 characters'),
-          z.regex(
-            /^[A-Za-z0-9\-._~+/]+=*$/,
-            'may only contain letters, digits and - . _ ~ + / (then optional = padding)',
-          ),
+  LOCATION_TOKEN: optional(
+    z
+      .string()
+      .check(
+        z.minLength(16, 'must be at least 16 characters'),
+        z.regex(
+          /^[A-Za-z0-9\-._~+/]+=*$/,
+          'may only contain letters, digits and - . _ ~ + / (then optional = padding)',
         ),
-    ),
+      ),
   ),
   LOCATION_STALE_AFTER_MINUTES: z._default(z.coerce.number().check(z.int(), z.positive()), 360),
-  SMTP_URL: unlessEmpty(optionalUrl(['smtp:', 'smtps:'])),
-  CONTACT_TO: unlessEmpty(z.optional(z.email())),
-  CONTACT_FROM: unlessEmpty(z.optional(z.email())),
-  CONTACT_MAILTO: unlessEmpty(z.optional(z.email())),
-  PHOTO_FEED_ACCESS_TOKEN: unlessEmpty(z.optional(z.string().check(z.minLength(1)))),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  CONTACT_TO: optional(z.email()),
+  CONTACT_FROM: optional(z.email()),
+  CONTACT_MAILTO: optional(z.email()),
+  PHOTO_FEED_ACCESS_TOKEN: optional(z.string()),
   PHOTO_FEED_UPSTREAM_URL: baseUrl('https://graph.instagram.com'),
-  PUBLISH_HOOK_URL: unlessEmpty(optionalUrl(['http:', 'https:'])),
-  NETWORK_ACCESS_TOKEN: unlessEmpty(z.optional(z.string().check(z.minLength(1)))),
-  NETWORK_TOKEN_EXPIRES_AT: unlessEmpty(z.optional(z.iso.datetime({ offset: true }))),
-  NETWORK_FEED_URL: unlessEmpty(optionalUrl(['http:', 'https:'])),
+  PUBLISH_HOOK_URL: optionalUrl(['http:', 'https:']),
+  NETWORK_ACCESS_TOKEN: optional(z.string()),
+  NETWORK_TOKEN_EXPIRES_AT: optional(z.iso.datetime({ offset: true })),
+  NETWORK_FEED_URL: optionalUrl(['http:', 'https:']),
   NETWORK_API_URL: baseUrl('https://api.linkedin.com'),
   // The posting API is versioned by month (`LinkedIn-Version: YYYYMM`); a version is served for about a year.
   NETWORK_API_VERSION: unlessEmpty(
@@ -98,12 +86,8 @@ export const EnvironmentSchema = z.object({
     ),
   ),
   // The author of the shared posts, a URN (RFC 8141) such as `urn:li:person:…` or `urn:li:organization:…`.
-  NETWORK_AUTHOR_URN: unlessEmpty(
-    z.optional(
-      z
-        .string()
-        .check(z.regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, 'must be a URN such as urn:li:person:abc123')),
-    ),
+  NETWORK_AUTHOR_URN: optional(
+    z.string().check(z.regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, 'must be a URN such as urn:li:person:abc123')),
   ),
 });
 

@@ -1,7 +1,7 @@
 import * as z from './zod-mini.ts';
 
 /** One field that failed validation: where (a dotted path into the body) and why. */
-export const IssueSchema = z
+const IssueSchema = z
   .strictObject({
     path: z.string().check(z.describe('Dotted path of the field in the request body (`""` for the body itself).')),
     message: z.string().check(z.describe('What is wrong with it.')),
@@ -17,6 +17,3 @@ export const ErrorSchema = z
       .check(z.describe('Only on a 400 from body validation: the fields that failed.')),
   })
   .check(z.meta({ id: 'Error' }));
-
-export type Issue = z.output<typeof IssueSchema>;
-export type ErrorBody = z.output<typeof ErrorSchema>;

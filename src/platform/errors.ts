@@ -1,6 +1,6 @@
 /**
- * The few errors the service answers with. Each carries its HTTP status and a message that is
- * safe to show a client: never user input, an upstream body or a stack trace.
+ * The errors the service answers with: each carries its HTTP status and a message safe to show a
+ * client (never user input, an upstream body or a stack trace).
  */
 export class HttpError extends Error {
   readonly status: number;
@@ -20,34 +20,70 @@ export class HttpError extends Error {
   }
 }
 
-/** 400: the request itself is wrong; `issues` lists the fields when a body failed validation. */
+const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) });
+
+/** 400; `issues` lists the fields when a body failed validation. */
 export class BadRequestError extends HttpError {
   constructor(message: string, issues?: { path: string; message: string }[]) {
     super(400, message, issues ? { details: { issues } } : {});
   }
 }
 
-/** 404: the thing asked for does not exist. */
+/** 401; `challenge` is the `WWW-Authenticate` value. */
+export class UnauthorizedError extends HttpError {
+  constructor(challenge: string, message = 'unauthorized') {
+    super(401, message, { headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' } });
+  }
+}
+
+/** 403: understood but refused, e.g. a form posted to us from another site. */
+export class ForbiddenError extends HttpError {
+  constructor(message = 'forbidden') {
+    super(403, message);
+  }
+}
+
 export class NotFoundError extends HttpError {
   constructor(message = 'not found') {
     super(404, message);
   }
 }
 
-/** 405: the path exists but not for this method. */
 export class MethodNotAllowedError extends HttpError {
   constructor(allow: readonly string[]) {
     super(405, 'method not allowed', { headers: { Allow: allow.join(', ') } });
   }
 }
 
+export class PayloadTooLargeError extends HttpError {
+  constructor(maxBytes: number) {
+    super(413, `body larger than ${maxBytes} bytes`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor(accepted: readonly string[]) {
+    super(415, `content type must be ${accepted.join(' or ')}`);
+  }
+}
+
+export class TooManyRequestsError extends HttpError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'too many requests', { headers: retryAfter(retryAfterSeconds) });
+  }
+}
+
 /** 502: an upstream failed and there is nothing honest to fall back on. */
 export class UpstreamUnavailableError extends HttpError {
   constructor(retryAfterSeconds: number, cause?: unknown) {
-    super(502, 'upstream unavailable', {
-      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
-      cause,
-    });
+    super(502, 'upstream unavailable', { headers: retryAfter(retryAfterSeconds), cause });
+  }
+}
+
+/** 503: a feature is not configured or its backing service is unavailable. */
+export class ServiceUnavailableError extends HttpError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(503, message, { details });
   }
 }
 
@@ -59,46 +95,4 @@ export class ConfigError extends Error {
 /** Why an upstream answer could not be used (network, status, size, time or shape). */
 export class UpstreamError extends Error {
   override name = 'UpstreamError';
-}
-
-/** 401: missing or wrong credentials; `challenge` is the `WWW-Authenticate` value. */
-export class UnauthorizedError extends HttpError {
-  constructor(challenge: string, message = 'unauthorized') {
-    super(401, message, { headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' } });
-  }
-}
-
-/** 413: the body is larger than the endpoint accepts. */
-export class PayloadTooLargeError extends HttpError {
-  constructor(maxBytes: number) {
-    super(413, `body larger than ${maxBytes} bytes`);
-  }
-}
-
-/** 415: the body is not of a type the endpoint reads. */
-export class UnsupportedMediaTypeError extends HttpError {
-  constructor(accepted: readonly string[]) {
-    super(415, `content type must be ${accepted.join(' or ')}`);
-  }
-}
-
-/** 429: too many requests from one client; retry after the given seconds. */
-export class TooManyRequestsError extends HttpError {
-  constructor(retryAfterSeconds: number) {
-    super(429, 'too many requests', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
-  }
-}
-
-/** 503: a feature is not configured or its backing service is unavailable. */
-export class ServiceUnavailableError extends HttpError {
-  constructor(message: string, details: Record<string, unknown> = {}) {
-    super(503, message, { details });
-  }
-}
-
-/** 403: understood but refused, e.g. a form posted to us from another site. */
-export class ForbiddenError extends HttpError {
-  constructor(message = 'forbidden') {
-    super(403, message);
-  }
 }

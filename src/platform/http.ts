@@ -3,14 +3,12 @@ import { HttpError } from './errors.ts';
 
 /** Where the API catalog (RFC 9727) is served. */
 export const API_CATALOG_PATH = '/.well-known/api-catalog';
-
 /** RFC 9727 §3 / RFC 8288: sent on pages and API responses so clients can find the catalog. */
 export const API_CATALOG_LINK = `<${API_CATALOG_PATH}>; rel="api-catalog"`;
 
 /**
- * Headers every response of ours carries. `Link` points clients at the API catalog (RFC 9727
- * §3); relative, so it resolves against whatever host the request reached. Static files get the
- * same two from netlify.toml (and the local runtime reads them from there).
+ * Headers every response of ours carries; the `Link` is relative, so it resolves against whatever
+ * host the request reached. Static files get the same from netlify.toml.
  */
 export const BASE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
@@ -24,9 +22,8 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = {
 export type AfterAnswer = (task: Promise<unknown>) => void;
 
 /**
- * Housekeeping: work the answer does not depend on. With `later` it is handed to the platform to
- * finish after the answer; without, it runs and is waited for here. Either way its failure is
- * logged ("Could not <what>: …") and fails nothing, so the promise returned never rejects.
+ * Housekeeping: work the answer does not depend on, handed to `later` or, without, awaited here.
+ * Its failure is logged ("Could not <what>: …") and fails nothing: the promise never rejects.
  */
 export async function finishLater(
   what: string,
@@ -44,14 +41,9 @@ export async function finishLater(
 /** For anything that must never be stored by a shared cache (errors, auth, per-client answers). */
 export const NO_STORE = 'no-store';
 
-/** A strong validator derived from the exact bytes sent. */
-export function etagFor(body: string | Uint8Array): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-}
-
 /**
- * What the service answers, as a plain value: features and jobs decide it without building a
- * `Response`, and `respond` is the one place that builds it. `etag` adds a validator of the body.
+ * What the service answers, as a plain value that features and jobs decide without building a
+ * `Response`; `respond` is the one place that builds it. `etag` adds a strong validator of the body.
  */
 export type Answer = { status?: number; headers?: Record<string, string> } & (
   | { json: unknown; etag?: boolean }
@@ -60,17 +52,14 @@ export type Answer = { status?: number; headers?: Record<string, string> } & (
   | { empty: true }
 );
 
-/**
- * The response for an answer, with the headers every response carries. A body is never kept by a
- * shared cache unless the answer sets its own `Cache-Control`.
- */
+/** The response for an answer; a body is `no-store` unless the answer sets its own `Cache-Control`. */
 export function respond(answer: Answer): Response {
   const headers = new Headers(BASE_HEADERS);
   let body: string | null = null;
   if ('json' in answer) {
     body = JSON.stringify(answer.json);
     headers.set('Content-Type', 'application/json; charset=utf-8');
-    if (answer.etag) headers.set('ETag', etagFor(body));
+    if (answer.etag) headers.set('ETag', `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`);
   } else if ('html' in answer) {
     body = answer.html;
     headers.set('Content-Type', 'text/html; charset=utf-8');

@@ -1,9 +1,9 @@
 /**
- * Small builders for OpenAPI 3.1 objects, so that path files stay declarative, and the parts of
- * the contract that every area shares: headers, the error responses, tags, the bearer scheme.
+ * Builders for OpenAPI 3.1 objects, so that path files stay declarative, and what every area
+ * shares: headers, error responses, tags, the bearer scheme.
  */
 
-import { type HttpError, MethodNotAllowedError } from './errors.ts';
+import { HttpError, MethodNotAllowedError } from './errors.ts';
 import { errorBody } from './http.ts';
 
 export type JsonObject = Record<string, unknown>;
@@ -18,48 +18,41 @@ export function jsonContent(schemaId: string, example?: unknown): JsonObject {
   };
 }
 
-/**
- * Response headers, emitted once under `components.headers` and referenced by name. `required`
- * means the header is on every response that lists it; the contract test holds us to that.
- */
+/** The error that `task` throws, so examples of error responses come from the code that answers them. */
+export function thrownBy(task: () => unknown): HttpError {
+  try {
+    task();
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
+  throw new Error('expected the example task to throw an HttpError');
+}
+
+/** `required`: the header is on every response that lists it (the contract test holds us to that). */
+const header = (description: string, schema: JsonObject = { type: 'string' }) => ({
+  description,
+  required: true as const,
+  schema,
+});
+
+/** Response headers, emitted once under `components.headers` and referenced by name. */
 export const HEADERS = {
-  ETag: {
-    description: 'Strong validator of the body; send it back in `If-None-Match` to get a 304 when nothing changed.',
-    required: true,
-    schema: { type: 'string' },
-  },
-  'Cache-Control': {
-    description:
-      'Browser caching. Public data is `public, max-age=0, must-revalidate` (revalidate with the ETag, the CDN keeps the copy); errors and anything that depends on `Authorization` are `no-store`.',
-    required: true,
-    schema: { type: 'string' },
-  },
-  'Access-Control-Allow-Origin': {
-    description: 'CORS: `*`, any web page may read public responses.',
-    required: true,
-    schema: { type: 'string', const: '*' },
-  },
-  'Retry-After': {
-    description: 'Seconds to wait before trying again.',
-    required: true,
-    schema: { type: 'integer', minimum: 1 },
-  },
-  Allow: {
-    description: 'The methods this path supports.',
-    required: true,
-    schema: { type: 'string' },
-  },
-  'WWW-Authenticate': {
-    description:
-      'RFC 6750 bearer challenge: `Bearer realm="…", resource_metadata="<site>/.well-known/oauth-protected-resource"`, plus `error="invalid_token"` when a token was sent.',
-    required: true,
-    schema: { type: 'string', pattern: '^Bearer ' },
-  },
-  Link: {
-    description: 'RFC 9727 §3: where the API catalog is, `</.well-known/api-catalog>; rel="api-catalog"`.',
-    required: true,
-    schema: { type: 'string' },
-  },
+  ETag: header('Strong validator of the body; send it back in `If-None-Match` to get a 304 when nothing changed.'),
+  'Cache-Control': header(
+    'Browser caching. Public data is `public, max-age=0, must-revalidate` (revalidate with the ETag, the CDN keeps the copy); errors and anything that depends on `Authorization` are `no-store`.',
+  ),
+  'Access-Control-Allow-Origin': header('CORS: `*`, any web page may read public responses.', {
+    type: 'string',
+    const: '*',
+  }),
+  'Retry-After': header('Seconds to wait before trying again.', { type: 'integer', minimum: 1 }),
+  Allow: header('The methods this path supports.'),
+  'WWW-Authenticate': header(
+    'RFC 6750 bearer challenge: `Bearer realm="…", resource_metadata="<site>/.well-known/oauth-protected-resource"`, plus `error="invalid_token"` when a token was sent.',
+    { type: 'string', pattern: '^Bearer ' },
+  ),
+  Link: header('RFC 9727 §3: where the API catalog is, `</.well-known/api-catalog>; rel="api-catalog"`.'),
 } as const satisfies Record<string, JsonObject>;
 
 export type HeaderName = keyof typeof HEADERS;
@@ -78,11 +71,7 @@ export function errorResponseObject(
   error: HttpError,
   headers: readonly HeaderName[] = [],
 ): JsonObject {
-  return {
-    description,
-    headers: headerRefs(...headers),
-    content: jsonContent('Error', errorBody(error)),
-  };
+  return { description, headers: headerRefs(...headers), content: jsonContent('Error', errorBody(error)) };
 }
 
 /** The 405 of a read-only public resource (`publicJsonRoutes`): GET, HEAD and OPTIONS only. */

@@ -13,31 +13,24 @@ export interface RateLimit {
 }
 
 /**
- * Per-client limits that hold however many requests arrive at once, on one instance or many
- * (docs/consistency.md, "Rate-limit hits"). Counting hits and then writing one lets every
- * concurrent request see the same count; here a hit is admitted only by winning a numbered slot
- * with a write-once key (`onlyIfNew`, atomic on Netlify and behind the local gate):
- *
- * - Time is cut into periods of one window. A client's hits live under its period's prefix as
- *   `slot-0` … `slot-<limit-1>`, each claimed at most once.
- * - A hit at `now` may claim slot j only if j < limit − (hits of the previous period still inside
- *   the window). The claimed slots of a period number at least as many as there are, and each
- *   was below that bound when claimed, while the previous period's count only falls; so at every
- *   moment the hits inside the window (previous period's + this one's) are at most `limit`.
- * - Periods older than the previous one are no longer read or written and are deleted; a slot is
- *   only ever written again by the request that claimed it, so deleting cannot race with a claim.
- * - An attempt whose outcome is not known yet (a token about to be compared) holds its slot as
- *   `pending` and then confirms it (a failure) or deletes it (the owner's success).
+ * Per-client limits that hold however many requests arrive at once, on any number of instances
+ * (docs/consistency.md, "Rate-limit hits"): a hit is admitted only by winning a numbered slot with
+ * a write-once key (`onlyIfNew`, atomic on Netlify and behind the local gate).
+ * - Time is cut into periods of one window; a client's hits are its period's `slot-0` … `slot-<limit-1>`.
+ * - A hit may claim slot j only if j < limit − (previous period's hits still inside the window).
+ *   That count only falls, so the hits inside the window never exceed `limit`.
+ * - Periods before the previous one are deleted; only the claimer writes a slot again, so
+ *   deleting cannot race with a claim.
+ * - An attempt still being decided (a token about to be compared) holds its slot as `pending`,
+ *   then confirms it (a failure) or deletes it (the owner's success).
  */
 
-// `pending`: taken by an attempt still being decided (see `reserveAttempt`).
 const SlotSchema = z.object({ at: z.int(), pending: z.optional(z.boolean()) });
 
 /** A pending slot older than this belongs to a request that died; it counts as a hit. */
 const PENDING_MAX_MS = 10_000;
-/** How long an attempt waits for pending ones to be decided before it is refused. */
+/** An attempt waits this long for pending ones to be decided, looking again after 25 ms, doubling to 250. */
 const PENDING_WAIT_MS = 5_000;
-/** First pause before looking again; it doubles up to a quarter second, to keep a burst of waiters cheap. */
 const PENDING_POLL_MS = 25;
 
 // Clients are kept as a salted hash: the limiter needs to tell them apart, not to know them.
@@ -65,12 +58,6 @@ interface Standing {
   /** How many slots of this period may be claimed now. */
   allowed: number;
   period: number;
-}
-
-/** When a hit is counted, and what may be finished after the answer (the sweep of expired periods). */
-export interface LimitOptions {
-  now?: number;
-  later?: AfterAnswer | undefined;
 }
 
 async function standingOf(rule: RateLimit, client: string, now: number, later?: AfterAnswer): Promise<Standing> {
@@ -119,26 +106,21 @@ async function claim(rule: RateLimit, client: string, now: number, pending: bool
   return { refused: await takenSlots(standing, now) } as const;
 }
 
-/**
- * Counts a hit for a client, or throws 429 (with `Retry-After`) once it is over the limit. The
- * hit is counted before the caller does anything with the request, so concurrent requests can
- * never all pass a check.
- */
+/** Counts a hit before the request is acted on, or throws 429 (with `Retry-After`) over the limit. */
 export async function hitRateLimit(rule: RateLimit, client: string, now = Date.now()): Promise<void> {
   const result = await claim(rule, client, now, false);
   if ('refused' in result) throw refusal(rule, result.refused.hits, now);
 }
 
 /**
- * Takes one attempt for a client before its outcome is known (a token about to be compared), or
- * throws 429. The attempt holds a slot while it is decided: `confirm()` keeps it as a hit,
- * `release()` gives it back. An attempt that finds every slot held by attempts still being decided
- * waits for them (up to 5 s) rather than being refused: the owner's phone may send a burst.
+ * Takes one attempt whose outcome is not known yet, or throws 429: `confirm()` keeps it as a hit,
+ * `release()` gives it back. With every slot held by attempts still being decided it waits (up
+ * to 5 s) rather than refuse: the owner's phone may send a burst.
  */
 export async function reserveAttempt(
   rule: RateLimit,
   client: string,
-  { later }: Pick<LimitOptions, 'later'> = {},
+  { later }: { later?: AfterAnswer | undefined } = {},
 ): Promise<Reservation> {
   const deadline = Date.now() + PENDING_WAIT_MS;
   for (let pause = PENDING_POLL_MS; ; pause = Math.min(pause * 2, 250)) {
@@ -162,7 +144,7 @@ export async function reserveAttempt(
 export async function checkRateLimit(
   rule: RateLimit,
   client: string,
-  { now = Date.now(), later }: LimitOptions = {},
+  { now = Date.now(), later }: { now?: number; later?: AfterAnswer | undefined } = {},
 ): Promise<void> {
   const standing = await standingOf(rule, client, now, later);
   for (let slot = 0; slot < standing.allowed; slot++) if (!standing.taken.has(slot)) return;
@@ -171,10 +153,7 @@ export async function checkRateLimit(
 
 const lastSweep = new Map<string, number>();
 
-/**
- * Deletes the periods before the previous one for every client of a rule, at most once per
- * period per instance: a client that never comes back would otherwise leave its slots for good.
- */
+/** Deletes every client's periods before the previous one, once per period per instance. */
 async function sweepExpired(rule: RateLimit, period: number): Promise<void> {
   if (lastSweep.get(rule.name) === period) return;
   lastSweep.set(rule.name, period);

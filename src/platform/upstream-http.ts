@@ -1,10 +1,8 @@
 import { UpstreamError } from './errors.ts';
 
 /**
- * One HTTP exchange with a provider, bounded in every way a provider can hold us: time to the
- * last body byte, body size, and the number of attempts. Shared by the job and photo-feed
- * clients. Messages name the provider by `label` and never carry the URL, which may hold a
- * token (the photo platform takes its token in the query string).
+ * One HTTP exchange with a provider, bounded in time (to the last body byte), size and attempts.
+ * Messages name the provider by `label` and never carry the URL, which may hold a token.
  */
 export interface UpstreamCall {
   /** Names the provider in errors and logs, e.g. "build hook"; must not hold a secret. */
@@ -25,23 +23,13 @@ export interface UpstreamCall {
   maxBytes: number;
 }
 
-export interface UpstreamAnswer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-/** The provider did not finish answering in time. */
 class UpstreamTimeoutError extends UpstreamError {}
 
 /** Statuses worth one more try for an idempotent request: the provider may be back a moment later. */
 export const TRANSIENT_STATUSES: readonly number[] = [500, 502, 503, 504];
 
-/**
- * Performs the call and answers any HTTP status, so that the caller decides what a status
- * means; throws UpstreamError for a network error, a timeout or an oversized body.
- */
-export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer> {
+/** Answers any status (the caller decides what it means); throws UpstreamError for network, time or size. */
+export async function callUpstream(call: UpstreamCall): Promise<{ status: number; headers: Headers; text: string }> {
   for (let attempt = 0; ; attempt++) {
     const last = attempt >= (call.retries ?? 0);
     try {
@@ -56,40 +44,29 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer> 
 }
 
 /** One attempt; its signal bounds the whole exchange, body included, so a trickle cannot hold us. */
-async function attemptOnce(call: UpstreamCall): Promise<UpstreamAnswer> {
-  const signal = AbortSignal.timeout(call.timeoutMs);
+async function attemptOnce({ label, url, method = 'GET', headers = {}, body, timeoutMs, maxBytes }: UpstreamCall) {
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetch(call.url, {
-      method: call.method ?? 'GET',
-      headers: call.headers ?? {},
-      ...(call.body === undefined ? {} : { body: call.body }),
-      signal,
-    });
-    return { status: response.status, headers: response.headers, text: await readCapped(response, call) };
+    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }), signal });
+    const declared = Number(response.headers.get('content-length'));
+    if (declared > maxBytes) {
+      await response.body?.cancel().catch(() => {});
+      throw new UpstreamError(`${label}: body of ${declared} bytes is over the ${maxBytes} byte cap`);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw new UpstreamError(`${label}: body is over the ${maxBytes} byte cap`);
+      chunks.push(chunk);
+    }
+    return { status: response.status, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') };
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
     // No `cause`: fetch's errors may spell out the URL, and with it any token.
-    if (signal.aborted) throw new UpstreamTimeoutError(`${call.label}: no answer within ${call.timeoutMs} ms`);
-    throw new UpstreamError(`${call.label}: network error`);
+    if (signal.aborted) throw new UpstreamTimeoutError(`${label}: no answer within ${timeoutMs} ms`);
+    throw new UpstreamError(`${label}: network error`);
   }
-}
-
-/** Reads a body as text, giving up past `maxBytes`. */
-async function readCapped(response: Response, { label, maxBytes }: UpstreamCall): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw new UpstreamError(`${label}: body of ${declared} bytes is over the ${maxBytes} byte cap`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  // Leaving the loop early cancels the stream.
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw new UpstreamError(`${label}: body is over the ${maxBytes} byte cap`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Parses JSON from a provider, as an UpstreamError when it is not JSON. */

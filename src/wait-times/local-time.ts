@@ -1,56 +1,37 @@
 /**
- * Park-local wall-clock time. Wait patterns follow the park's clock (opening, parades, closing),
- * so the forecaster works in each park's own time zone (`Park.timezone`), DST included.
+ * Park-local wall-clock time: wait patterns follow the park's clock (opening, parades, closing),
+ * so the forecaster works in each park's own time zone, DST included.
  */
 
 const MINUTE = 60_000;
+const QUARTER_HOUR = 15 * MINUTE;
+const MAX_CACHED_OFFSETS = 20_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
+const offsets = new Map<string, Map<number, number>>();
 
 /** The wall-clock reading at `at` in `timeZone`, as if that reading were UTC (milliseconds). */
 function wallClockAt(at: number, timeZone: string): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(at)) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    const numeric = 'numeric' as const;
+    const options = { year: numeric, month: numeric, day: numeric, hour: numeric, minute: numeric, second: numeric };
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', ...options });
+    formatters.set(timeZone, formatter);
   }
+  const parts: Record<string, number> = {};
+  for (const part of formatter.formatToParts(at)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
   const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = parts;
   return Date.UTC(year, month - 1, day, hour, minute, second);
 }
 
 /**
- * Offsets from UTC by time zone and quarter hour. Every time zone in use changes its offset on a
- * quarter-hour boundary of UTC (local transitions happen on whole local minutes and offsets are
- * multiples of 15 minutes), so one lookup per quarter hour is exact and spares the slow
- * `formatToParts` on the hot path (the backtest calls this a few hundred thousand times).
+ * How far the zone's wall clock is ahead of UTC at `at`, in milliseconds. Every zone changes its
+ * offset on a quarter hour of UTC, so one `formatToParts` per quarter hour is exact; the backtest
+ * calls this a few hundred thousand times.
  */
-const QUARTER_HOUR = 15 * MINUTE;
-const MAX_CACHED_OFFSETS = 20_000;
-const offsets = new Map<string, Map<number, number>>();
-
-/** How far the zone's wall clock is ahead of UTC at `at`, in milliseconds. */
 export function offsetAt(at: number, timeZone: string): number {
-  let cache = offsets.get(timeZone);
-  if (!cache) {
-    cache = new Map();
-    offsets.set(timeZone, cache);
-  }
+  const cache = offsets.get(timeZone) ?? new Map<number, number>();
+  offsets.set(timeZone, cache);
   const quarter = Math.floor(at / QUARTER_HOUR);
   let offset = cache.get(quarter);
   if (offset === undefined) {
@@ -68,16 +49,14 @@ export function minuteOfDay(at: number, timeZone: string): number {
 }
 
 /**
- * The Unix time (ms) of a local wall-clock reading in `timeZone`, the reading given as if it were
- * UTC (`Date.UTC(…)`). A reading that occurs twice (clocks going back) resolves to the first; one
- * that never occurs (clocks going forward) lands just after the jump.
+ * The Unix time (ms) of a local wall-clock reading given as if it were UTC. A reading that occurs
+ * twice (clocks going back) resolves to the first; one that never occurs lands just after the jump.
  */
 export function fromWallClock(wall: number, timeZone: string): number {
   const firstGuess = wall - offsetAt(wall, timeZone);
   const candidate = wall - offsetAt(firstGuess, timeZone);
   // In a gap neither guess reads `wall`; the later one is the reading moved past the jump.
   if (candidate + offsetAt(candidate, timeZone) !== wall) return Math.max(firstGuess, candidate);
-  // One hour earlier reads the same wall clock when the reading is ambiguous: prefer the first.
   const earlier = candidate - 60 * MINUTE;
   return earlier + offsetAt(earlier, timeZone) === wall ? earlier : candidate;
 }

@@ -3,11 +3,6 @@ import { callUpstream, parseJson, TRANSIENT_STATUSES } from '../platform/upstrea
 import type { SnapshotRide } from './park-snapshot-schemas.ts';
 import { type QueueTimesPark, QueueTimesParkSchema } from './queue-times-schemas.ts';
 
-/** The provider answers within this or counts as down (CONTRACT: "slow (over 8 s)"). */
-export const UPSTREAM_TIMEOUT_MS = 8_000;
-/** Real payloads are 3–6 KB; anything near this is not a wait-time list. */
-export const MAX_UPSTREAM_BYTES = 1024 * 1024;
-
 /** Fetches and validates one park's live waits from queue-times.com. */
 export async function fetchQueueTimes(baseUrl: string, parkId: number): Promise<QueueTimesPark> {
   const label = `queue-times park ${parkId}`;
@@ -15,13 +10,13 @@ export async function fetchQueueTimes(baseUrl: string, parkId: number): Promise<
     label,
     url: `${baseUrl}/parks/${parkId}/queue_times.json`,
     headers: { Accept: 'application/json', 'User-Agent': 'site-api (+wait-times relay)' },
-    timeoutMs: UPSTREAM_TIMEOUT_MS,
-    // One more try on network errors and 5xx; a 4xx will not get better by asking again, and
-    // after a timeout the 8 s are spent.
+    // CONTRACT: "slow (over 8 s)" is down, so a timeout is not retried; network errors and 5xx once.
+    timeoutMs: 8_000,
     retries: 1,
     retryOn: TRANSIENT_STATUSES,
     retryAfterTimeout: false,
-    maxBytes: MAX_UPSTREAM_BYTES,
+    // Real payloads are 3–6 KB.
+    maxBytes: 1024 * 1024,
   });
   if (answer.status < 200 || answer.status > 299) throw new UpstreamError(`${label}: status ${answer.status}`);
   const parsed = QueueTimesParkSchema.safeParse(parseJson(answer.text, label));
@@ -29,10 +24,7 @@ export async function fetchQueueTimes(baseUrl: string, parkId: number): Promise<
   return parsed.data;
 }
 
-/**
- * The park's rides, once each: rides inside lands and at top level both count, deduplicated by
- * the provider's ride id (first occurrence wins), waits rounded to whole minutes.
- */
+/** The park's rides once each by provider id (lands first, then top level), waits in whole minutes. */
 export function ridesOf(park: QueueTimesPark): SnapshotRide[] {
   const seen = new Map<number, SnapshotRide>();
   for (const ride of [...park.lands.flatMap((land) => land.rides), ...park.rides]) {

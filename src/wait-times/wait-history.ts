@@ -8,7 +8,7 @@ import { type HistorySample, HistorySampleSchema, type ParkSnapshot } from './pa
 const MINUTE = 60_000;
 
 /** The comparison sample for `trend` is the one closest to 30 minutes old within this window. */
-export const TREND_WINDOW = { fromMs: 20 * MINUTE, targetMs: 30 * MINUTE, toMs: 45 * MINUTE } as const;
+const TREND_WINDOW = { fromMs: 20 * MINUTE, targetMs: 30 * MINUTE, toMs: 45 * MINUTE } as const;
 /** History older than this is of no use to trend or learning and is deleted. */
 export const HISTORY_RETENTION_MS = 3 * 60 * MINUTE;
 /** Hard cap per park whatever the fetch rate (one sample per 5 minutes makes 36 in 3 hours). */
@@ -16,11 +16,7 @@ export const MAX_SAMPLES_PER_PARK = 60;
 /** At most this many not-yet-learned samples are learned in one go (catching up after a gap). */
 export const MAX_LEARN_PER_SAMPLE = 12;
 
-/**
- * Where one park's history samples and forecaster profile live: Netlify Blobs in the service
- * (`blobsHistory`), memory in the backtest and tests (`memoryHistory`). Everything above this
- * interface is the same code in both.
- */
+/** One park's history samples and forecaster profile: Blobs in the service, memory in the backtest. */
 export interface ParkHistory {
   writeSample(sample: HistorySample): Promise<void>;
   /** Times of the stored samples, ascending. */
@@ -64,31 +60,26 @@ export function expiredTimes(times: readonly number[], at: number): number[] {
   const sorted = [...times].sort((a, b) => a - b);
   const tooOld = sorted.filter((time) => at - time > HISTORY_RETENTION_MS);
   const kept = sorted.filter((time) => at - time <= HISTORY_RETENTION_MS);
-  const excess = kept.slice(0, Math.max(0, kept.length - MAX_SAMPLES_PER_PARK));
-  return [...tooOld, ...excess];
+  return [...tooOld, ...kept.slice(0, Math.max(0, kept.length - MAX_SAMPLES_PER_PARK))];
 }
 
 /** The samples a profile has not learned from yet (the newest `MAX_LEARN_PER_SAMPLE`), ascending. */
 export function unlearnedTimes(times: readonly number[], learnedThrough: number): number[] {
-  const pending = times.filter((time) => time > learnedThrough).sort((a, b) => a - b);
-  return pending.slice(-MAX_LEARN_PER_SAMPLE);
+  return times
+    .filter((time) => time > learnedThrough)
+    .sort((a, b) => a - b)
+    .slice(-MAX_LEARN_PER_SAMPLE);
 }
 
 /**
- * Records a sample, prunes the history, learns from every sample the park's profile has not
- * learned yet, and returns the sample about 30 minutes older plus the updated profile.
+ * Records a sample, prunes the history, learns from every sample the profile has not learned yet,
+ * and returns the sample about 30 minutes older plus the updated profile. Writing the profile and
+ * deleting expired samples finish after the answer with `later`.
  *
- * What the answer does not need (writing the profile, deleting expired samples) is finished after
- * the answer with `later`; its failure, or the sample's, is logged.
- *
- * Concurrency (two instances refreshing one park at once): samples are one record each, written
- * once, so they never clash. The profile is a single record that each instance reads, extends
- * and writes whole without a conditional write (a retry loop per refresh would cost more than a
- * lost observation; docs/consistency.md), so the last writer wins. That is harmless by construction: a profile is always "some base profile plus the
- * samples newer than its `learnedThrough`, in time order", so whichever write survives has
- * applied each sample at most once. A lost write only means its samples are learned by the next
- * refresh (they are still in the history) or, if an instance already moved `learnedThrough` past
- * them, never: a few observations fewer in a running median, no corruption, no double counting.
+ * Two instances at once: samples are write-once records. The profile is written whole, last
+ * writer wins (a conditional-write retry per refresh would cost more than a lost observation;
+ * docs/consistency.md). That is harmless: a profile is always "a base plus the samples after its
+ * `learnedThrough`, in order", so no sample counts twice; a lost write costs a few observations.
  */
 export async function recordSample(
   history: ParkHistory,
@@ -96,16 +87,14 @@ export async function recordSample(
   timeZone: string,
   later?: AfterAnswer,
 ): Promise<HistoryContext> {
-  // Written beside the reads, so that an instance recording at the same moment may see it and
-  // learn from it before moving `learnedThrough` past it.
+  // Written beside the reads, so that an instance recording at the same moment may learn from it.
   const written = history.writeSample(sample);
   written.catch(() => {}); // reported with the housekeeping below
   const [listed, stored] = await Promise.all([history.sampleTimes(), history.readProfile()]);
   const times = [...new Set([...listed, sample.at])].sort((a, b) => a - b);
   const expired = new Set(expiredTimes(times, sample.at));
   const kept = times.filter((time) => !expired.has(time));
-  const base = stored ?? emptyProfile();
-  const pending = unlearnedTimes(kept, base.learnedThrough);
+  const pending = unlearnedTimes(kept, (stored ?? emptyProfile()).learnedThrough);
   const pairs = pending.flatMap((time) => {
     const partner = pickEarlierSample(kept, time);
     return partner === undefined ? [] : [[time, partner] as const];
@@ -113,20 +102,18 @@ export async function recordSample(
   const earlierTime = pickEarlierSample(kept, sample.at);
   const wanted = new Set([...pairs.flat(), ...(earlierTime === undefined ? [] : [earlierTime])]);
   wanted.delete(sample.at);
-  const loaded = await history.readSamples([...wanted]);
-  const byTime = new Map(loaded.map((loadedSample) => [loadedSample.at, loadedSample]));
+  const byTime = new Map((await history.readSamples([...wanted])).map((loaded) => [loaded.at, loaded]));
   byTime.set(sample.at, sample);
 
-  let profile = base;
+  let profile = stored ?? emptyProfile();
   for (const [time, partner] of pairs) {
-    const now = byTime.get(time);
-    const earlier = byTime.get(partner);
+    const [now, earlier] = [byTime.get(time), byTime.get(partner)];
     if (now && earlier) profile = updateProfile(profile, now, earlier, minuteOfDay(earlier.at, timeZone));
   }
   const newest = pending.at(-1);
   if (newest !== undefined) profile = boundProfile({ ...profile, learnedThrough: newest }, sample.at);
   // The answer stands without these: a lost sample costs a later trend its partner, a lost profile
-  // write is learned again (see above), expired samples are deleted by the next refresh.
+  // is learned again, expired samples go with the next refresh.
   const housekeeping = () =>
     Promise.all([
       written,
@@ -134,8 +121,7 @@ export async function recordSample(
       expired.size > 0 ? history.deleteSamples([...expired]) : undefined,
     ]);
   await finishLater('store the wait history or profile', housekeeping, later);
-  const earlier = earlierTime === undefined ? null : (byTime.get(earlierTime) ?? null);
-  return { earlier, profile };
+  return { earlier: (earlierTime !== undefined && byTime.get(earlierTime)) || null, profile };
 }
 
 /** The sample about 30 minutes before `at` and the profile, without recording anything. */
@@ -148,20 +134,18 @@ export async function readContext(history: ParkHistory, at: number): Promise<His
 
 const prefixOf = (slug: string) => `history/${slug}/`;
 const keyOf = (slug: string, at: number) => `${prefixOf(slug)}${timeKey(at)}`;
-const timeOf = (key: string) => Number(key.slice(key.lastIndexOf('/') + 1));
 const profileKey = (slug: string) => `profile/${slug}`;
 
 /** A park's history in the `wait-times` Blobs store: one key per sample, one for the profile. */
 export function blobsHistory(slug: string): ParkHistory {
   return {
     writeSample: (sample) => writeRecord('wait-times', keyOf(slug, sample.at), HistorySampleSchema, sample),
-    sampleTimes: async () => (await listKeys('wait-times', prefixOf(slug))).map(timeOf).sort((a, b) => a - b),
-    readSamples: async (times) => {
-      const samples = await Promise.all(
-        times.map((time) => readRecord('wait-times', keyOf(slug, time), HistorySampleSchema)),
-      );
-      return samples.filter((sample) => sample !== null);
-    },
+    sampleTimes: async () =>
+      (await listKeys('wait-times', prefixOf(slug))).map((key) => Number(key.slice(prefixOf(slug).length))),
+    readSamples: async (times) =>
+      (await Promise.all(times.map((time) => readRecord('wait-times', keyOf(slug, time), HistorySampleSchema)))).filter(
+        (sample) => sample !== null,
+      ),
     deleteSamples: (times) =>
       deleteRecords(
         'wait-times',
@@ -173,9 +157,8 @@ export function blobsHistory(slug: string): ParkHistory {
 }
 
 /**
- * A park's history in memory, for the backtest and tests. Records are checked against their
- * schemas and stored as JSON, as `writeRecord` does, so what is read back is what Blobs would
- * hold (reads skip the second schema check: nothing else writes here).
+ * A park's history in memory (backtest, tests), checked and kept as JSON as `writeRecord` does, so
+ * what is read back is what Blobs would hold.
  */
 export function memoryHistory(): ParkHistory & { profileBytes(): number } {
   const samples = new Map<number, string>();
@@ -185,18 +168,14 @@ export function memoryHistory(): ParkHistory & { profileBytes(): number } {
       samples.set(sample.at, JSON.stringify(HistorySampleSchema.parse(sample)));
     },
     sampleTimes: async () => [...samples.keys()].sort((a, b) => a - b),
-    readSamples: async (times) =>
-      times.flatMap((time) => {
-        const json = samples.get(time);
-        return json === undefined ? [] : [JSON.parse(json) as HistorySample];
-      }),
+    readSamples: async (times) => times.flatMap((time) => JSON.parse(samples.get(time) ?? 'null') ?? []),
     deleteSamples: async (times) => {
       for (const time of times) samples.delete(time);
     },
-    readProfile: async () => (profile === null ? null : (JSON.parse(profile) as WaitProfile)),
+    readProfile: async () => JSON.parse(profile ?? 'null'),
     writeProfile: async (next) => {
       profile = JSON.stringify(WaitProfileSchema.parse(next));
     },
-    profileBytes: () => (profile === null ? 0 : Buffer.byteLength(profile)),
+    profileBytes: () => Buffer.byteLength(profile ?? ''),
   };
 }

@@ -1,5 +1,4 @@
 import { UpstreamUnavailableError } from '../platform/errors.ts';
-import { thrownBy } from '../platform/openapi-examples.ts';
 import {
   ANONYMOUS,
   errorResponseObject,
@@ -9,40 +8,25 @@ import {
   notModified,
   PUBLIC_HEADERS,
   readOnlyMethodNotAllowed,
+  thrownBy,
 } from '../platform/openapi-vocabulary.ts';
 import { RELAY_BACKOFF_MS } from '../platform/relay-cache.ts';
 import { waitTimesExample } from './example.ts';
 import { PARK_SLUGS } from './parks.ts';
 import { parkFromQuery } from './wait-times.ts';
 
-/** What both park endpoints answer besides their 200: the same park rules, caching and relay failures. */
-export const parkAnswers: Record<string, JsonObject> = {
-  '304': notModified,
-  '400': errorResponseObject(
-    '`park` is missing or empty.',
-    thrownBy(() => parkFromQuery(null)),
-    PUBLIC_HEADERS,
-  ),
-  '404': errorResponseObject(
-    '`park` is not one of the 17 slugs.',
-    thrownBy(() => parkFromQuery('atlantis')),
-    PUBLIC_HEADERS,
-  ),
-  '405': readOnlyMethodNotAllowed,
-  '502': errorResponseObject(
-    'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
-    new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
-    ['Retry-After', ...PUBLIC_HEADERS],
-  ),
-};
-
-export const waitTimesPaths: Record<string, JsonObject> = {
-  '/api/wait-times': {
+/** A GET of one park's data: the `park` parameter, the 200, and the park rules, caching and relay failures. */
+export function parkGet(get: {
+  operationId: string;
+  summary: string;
+  description: string;
+  park: { description: string; example: string };
+  ok: { description: string; schemaId: string; example: unknown };
+}): JsonObject {
+  const { park, ok, ...operation } = get;
+  return {
     get: {
-      operationId: 'getWaitTimes',
-      summary: 'Live ride waits for one park',
-      description:
-        'Relayed from queue-times.com and reused for 5 minutes; after that the last data is answered at once while a refresh runs, so do not poll faster than every 5 minutes. Each ride carries a `trend` against about 30 minutes earlier and a `forecast` for about 30 minutes ahead. If the provider fails, the last good data (up to 24 hours old) is answered with its honest `updatedAt`. Credit the provider ("Powered by Queue-Times.com", linked to https://queue-times.com/) wherever the data is shown.',
+      ...operation,
       tags: ['Wait times'],
       security: ANONYMOUS,
       parameters: [
@@ -50,19 +34,46 @@ export const waitTimesPaths: Record<string, JsonObject> = {
           name: 'park',
           in: 'query',
           required: true,
-          description: 'Park slug, matched exactly.',
+          description: park.description,
           schema: { type: 'string', enum: PARK_SLUGS },
-          example: 'epcot',
+          example: park.example,
         },
       ],
       responses: {
         '200': {
-          description: 'The rides of the park, sorted by name.',
+          description: ok.description,
           headers: headerRefs('ETag', ...PUBLIC_HEADERS),
-          content: jsonContent('WaitTimes', waitTimesExample()),
+          content: jsonContent(ok.schemaId, ok.example),
         },
-        ...parkAnswers,
+        '304': notModified,
+        '400': errorResponseObject(
+          '`park` is missing or empty.',
+          thrownBy(() => parkFromQuery(null)),
+          PUBLIC_HEADERS,
+        ),
+        '404': errorResponseObject(
+          '`park` is not one of the 17 slugs.',
+          thrownBy(() => parkFromQuery('atlantis')),
+          PUBLIC_HEADERS,
+        ),
+        '405': readOnlyMethodNotAllowed,
+        '502': errorResponseObject(
+          'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
+          new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
+          ['Retry-After', ...PUBLIC_HEADERS],
+        ),
       },
     },
-  },
+  };
+}
+
+export const waitTimesPaths: Record<string, JsonObject> = {
+  '/api/wait-times': parkGet({
+    operationId: 'getWaitTimes',
+    summary: 'Live ride waits for one park',
+    description:
+      'Relayed from queue-times.com and reused for 5 minutes; after that the last data is answered at once while a refresh runs, so do not poll faster than every 5 minutes. Each ride carries a `trend` against about 30 minutes earlier and a `forecast` for about 30 minutes ahead. If the provider fails, the last good data (up to 24 hours old) is answered with its honest `updatedAt`. Credit the provider ("Powered by Queue-Times.com", linked to https://queue-times.com/) wherever the data is shown.',
+    park: { description: 'Park slug, matched exactly.', example: 'epcot' },
+    ok: { description: 'The rides of the park, sorted by name.', schemaId: 'WaitTimes', example: waitTimesExample() },
+  }),
 };

@@ -1,11 +1,7 @@
 import * as z from '../platform/zod-mini.ts';
-// From another schema, never from forecast/forecast.ts: it imports this file (no import cycle).
 import { MAX_WAIT_MINUTES } from './forecast/wait-profile-schemas.ts';
 
-// The error body is shared by every endpoint (src/platform/error-schemas.ts); re-exported for existing imports.
-export { ErrorSchema } from '../platform/error-schemas.ts';
-
-export const TrendSchema = z.enum(['up', 'down', 'flat']).check(
+const TrendSchema = z.enum(['up', 'down', 'flat']).check(
   z.meta({
     id: 'Trend',
     description:
@@ -13,7 +9,7 @@ export const TrendSchema = z.enum(['up', 'down', 'flat']).check(
   }),
 );
 
-export const RideSchema = z
+const RideSchema = z
   .strictObject({
     name: z.string().check(z.describe('Ride name as the provider spells it.')),
     wait: z.int().check(z.minimum(0), z.describe('Current posted wait in minutes (0 when closed or not posted).')),

@@ -73,8 +73,7 @@ export class Poller {
 
   /** Back online: ask as soon as the minimum interval allows. */
   askNow(): void {
-    this.#dueAt = Date.now();
-    this.arm();
+    this.#schedule(0);
   }
 
   /** Sets the timer for what is due; none while the page is hidden (it catches up when shown). */

@@ -9,19 +9,18 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attributes: Attributes = {},
   ...children: (Child | Child[])[]
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
+) {
+  return fill(document.createElement(tag), attributes, children);
+}
+
+const svg = (tag: string, attributes: Attributes, ...children: Child[]) =>
+  fill(document.createElementNS('http://www.w3.org/2000/svg', tag), attributes, children);
+
+function fill<E extends Element>(node: E, attributes: Attributes, children: (Child | Child[])[]): E {
   for (const [name, value] of Object.entries(attributes)) {
     if (value !== false && value != null) node.setAttribute(name, value === true ? '' : value);
   }
-  node.append(...children.flat().filter((child): child is Node | string => child != null && child !== false));
-  return node;
-}
-
-function svg(tag: string, attributes: Attributes, ...children: Child[]): SVGElement {
-  const node = document.createElementNS('http://www.w3.org/2000/svg', tag) as SVGElement;
-  for (const [name, value] of Object.entries(attributes)) if (typeof value === 'string') node.setAttribute(name, value);
-  node.append(...children.filter((child): child is Node => !!child));
+  node.append(...children.flat().filter((child): child is Node | string => !!child));
   return node;
 }
 

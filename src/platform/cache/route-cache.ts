@@ -6,22 +6,17 @@ export interface RouteCache {
   invalidate(options: { tags: string[] }): Promise<void> | void;
 }
 
-/**
- * Locally (`npm start`) the route cache is Astro's in-memory one, in the same process as the
- * functions but inside the Astro build. The local runtime hands Astro its `locals.routeCache`
- * (this function, from the source module the functions share) and src/middleware.ts passes it
- * Astro's own `context.cache`. Before Astro ran once nothing is cached, so nothing needs invalidating.
- */
+// Locally (`npm start`) Astro's memory cache, handed over by src/middleware.ts; nothing is
+// cached before Astro ran once.
 let localCache: RouteCache | undefined;
 export function useLocalRouteCache(cache: RouteCache | undefined): void {
   localCache = cache;
 }
 
 /**
- * Drops cached answers with these tags: the local cache before this returns; on Netlify the CDN's
- * copies through `purgeCache` (https://docs.netlify.com/platform/caching/#on-demand-invalidation,
- * its token is the platform's; limited to 2 per 5 s per tag), handed to `waitUntil`. Failures are
- * logged: at worst the old answer lives out its max-age.
+ * Drops cached answers with these tags: the local cache at once; on Netlify the CDN's copies by
+ * `purgeCache` (https://docs.netlify.com/platform/caching/#on-demand-invalidation), after the
+ * answer. Failures are logged: at worst the old answer lives out its max-age.
  */
 export async function invalidateRouteCache(tags: string[], waitUntil: AfterAnswer): Promise<void> {
   try {

@@ -3,12 +3,7 @@ import { BUCKETS_PER_DAY, type WaitProfile } from '../forecast/wait-profile-sche
 import { minuteOfDay } from '../local-time.ts';
 import type { CrowdLevel } from './history-schemas.ts';
 
-/**
- * "Is it busy today?": today's posted waits against each ride's usual wait at the same half hour
- * of the park's day, the usual being the forecaster's learned level (wait-profile.ts).
- */
-
-/** A half hour's level counts as "usual" once it rests on this many observations (about one day of samples). */
+/** A half hour's learned level (wait-profile.ts) counts as "usual" from this many observations (about a day). */
 export const MIN_USUAL_OBSERVATIONS = 6;
 /** Below this many compared readings there is no crowd level (a few rides over a few minutes say little). */
 export const MIN_CROWD_COMPARISONS = 20;
@@ -34,9 +29,8 @@ export function crowdWordOf(ratio: number): NonNullable<CrowdLevel['level']> {
 }
 
 /**
- * Compares every reading of today (a ride open with a posted wait at one of `times`) with that
- * ride's usual wait in the same local half hour. The ratio of the sums weighs long queues more
- * than short ones, as a visitor feels them.
+ * "Is it busy today?": every reading of today (a ride open at one of `times`) against that ride's
+ * usual wait in the same local half hour. The ratio of sums weighs long queues more, as visitors feel them.
  */
 export function crowdLevelOf(
   times: readonly number[],
@@ -44,28 +38,22 @@ export function crowdLevelOf(
   timeZone: string,
 ): CrowdLevel {
   const halfHours = times.map((at) => bucketOf(minuteOfDay(at, timeZone)));
-  let today = 0;
-  let usual = 0;
-  let comparisons = 0;
-  let since: number | null = null;
-  let rideCount = 0;
-  for (const ride of rides) {
-    let compared = false;
-    ride.waits.forEach((wait, index) => {
+  const readings = rides.flatMap((ride, rideIndex) =>
+    ride.waits.flatMap((wait, index) => {
       const expected = ride.usual[halfHours[index] ?? -1];
-      if (wait === null || expected === null || expected === undefined) return;
-      today += wait;
-      usual += expected;
-      comparisons += 1;
-      compared = true;
-      const at = times[index] ?? 0;
-      if (since === null || at < since) since = at;
-    });
-    if (compared) rideCount += 1;
-  }
-  if (comparisons < MIN_CROWD_COMPARISONS || usual <= 0) {
-    return { level: null, ratio: null, comparisons, rides: rideCount, since };
-  }
+      return wait === null || expected === null || expected === undefined
+        ? []
+        : [{ rideIndex, wait, expected, at: times[index] ?? 0 }];
+    }),
+  );
+  const today = readings.reduce((sum, reading) => sum + reading.wait, 0);
+  const usual = readings.reduce((sum, reading) => sum + reading.expected, 0);
+  const basis = {
+    comparisons: readings.length,
+    rides: new Set(readings.map((reading) => reading.rideIndex)).size,
+    since: readings.reduce<number | null>((first, { at }) => (first === null || at < first ? at : first), null),
+  };
+  if (readings.length < MIN_CROWD_COMPARISONS || usual <= 0) return { level: null, ratio: null, ...basis };
   const ratio = Math.round((today / usual) * 100) / 100;
-  return { level: crowdWordOf(ratio), ratio, comparisons, rides: rideCount, since };
+  return { level: crowdWordOf(ratio), ratio, ...basis };
 }

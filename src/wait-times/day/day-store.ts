@@ -6,14 +6,10 @@ import { type DayRecord, DayRecordSchema } from './history-schemas.ts';
 import { addSamples, dayBoundsOf, emptyDay, localDateOf, previousDate, wouldAdd } from './park-day.ts';
 
 /**
- * A park's local days in the `wait-times` Blobs store: one record per park and local date,
- * `day/<slug>/<YYYY-MM-DD>`, kept for today and yesterday (docs/wait-history.md).
- *
- * Two instances refreshing one park at once each read the day, add their sample and write it
- * whole, so one write can drop the other's sample. That is repaired, not prevented: every write
- * also merges in the park's recent history samples (write-once keys, 3 hours, wait-history.ts)
- * that the day is missing, and merging is order-free (park-day.ts). A sample is missing from its
- * day only while no later refresh of that park has happened within 3 hours of it.
+ * A park's local days in the `wait-times` store, `day/<slug>/<YYYY-MM-DD>`, kept for today and
+ * yesterday (docs/wait-history.md). Two instances writing a day at once can drop each other's
+ * sample; every write therefore merges back the 3-hour write-once history samples the day is
+ * missing (order-free, park-day.ts), so a sample stays lost only if no refresh follows within 3 hours.
  */
 
 const prefixOf = (slug: string) => `day/${slug}/`;
@@ -24,11 +20,7 @@ export function readDay(slug: string, date: string): Promise<DayRecord | null> {
   return readRecord('wait-times', keyOf(slug, date), DayRecordSchema);
 }
 
-/**
- * Adds a fetch to its park's local day. Blobs operations: read the day, list the recent history
- * (together), read any history sample the day is missing (normally none), write the day; on the
- * first write of a local day also list the park's days and delete those before yesterday.
- */
+/** Adds a fetch to its park's local day; the first write of a day also deletes those before yesterday. */
 export async function recordDay(park: Pick<Park, 'slug' | 'timezone'>, snapshot: ParkSnapshot): Promise<void> {
   const sample = sampleOf(snapshot);
   const date = localDateOf(sample.at, park.timezone);
@@ -37,20 +29,15 @@ export async function recordDay(park: Pick<Park, 'slug' | 'timezone'>, snapshot:
   const day = stored ?? emptyDay(date);
   const { startsAt, endsAt } = dayBoundsOf(date, park.timezone);
   const missing = historyTimes.filter((at) => at >= startsAt && at < endsAt && at !== sample.at && wouldAdd(day, at));
-  const repaired = missing.length > 0 ? await history.readSamples(missing) : [];
+  const repaired = await history.readSamples(missing);
   const names = Object.fromEntries(snapshot.rides.map((ride) => [String(ride.id), ride.name]));
-  await writeRecord(
-    'wait-times',
-    keyOf(park.slug, date),
-    DayRecordSchema,
-    addSamples(day, [...repaired, sample], names),
+  const key = keyOf(park.slug, date);
+  await writeRecord('wait-times', key, DayRecordSchema, addSamples(day, [...repaired, sample], names));
+  if (stored) return;
+  // A new day: the park's days before yesterday go (YYYY-MM-DD sorts in date order).
+  const keep = previousDate(date);
+  const old = (await listKeys('wait-times', prefixOf(park.slug))).filter(
+    (k) => k.slice(prefixOf(park.slug).length) < keep,
   );
-  if (!stored) await pruneDays(park.slug, date);
-}
-
-/** Deletes the park's days before the one before `today` (lexical order of YYYY-MM-DD is date order). */
-async function pruneDays(slug: string, today: string): Promise<void> {
-  const keep = previousDate(today);
-  const old = (await listKeys('wait-times', prefixOf(slug))).filter((key) => key.slice(prefixOf(slug).length) < keep);
   if (old.length > 0) await deleteRecords('wait-times', old);
 }

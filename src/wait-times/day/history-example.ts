@@ -10,7 +10,7 @@ import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import { findPark } from '../parks.ts';
 import { memoryHistory, recordSample } from '../wait-history.ts';
-import { waitHistoryBody } from './history-body.ts';
+import { waitHistoryBody } from './history.ts';
 import { type WaitHistory, WaitHistorySchema } from './history-schemas.ts';
 import { addSamples, emptyDay, localDateOf, SLOT_MS } from './park-day.ts';
 
@@ -41,10 +41,8 @@ function sampled(): HistorySample[] {
   return samples;
 }
 
-let cached: WaitHistory | undefined;
-
+/** Runs once per process: history-openapi.ts awaits it as its module loads. */
 export async function waitHistoryExample(): Promise<WaitHistory> {
-  if (cached) return cached;
   const park = findPark('animal-kingdom');
   if (!park) throw new Error('animal-kingdom is missing from the park table');
   const history = memoryHistory();
@@ -55,6 +53,5 @@ export async function waitHistoryExample(): Promise<WaitHistory> {
     if (localDateOf(sample.at, park.timezone) === SHOWN_DAY) day = addSamples(day, [sample], RIDES);
     else profile = (await recordSample(history, sample, park.timezone)).profile;
   }
-  cached = WaitHistorySchema.parse(waitHistoryBody(park, day, profile, SHOWN_UNTIL));
-  return cached;
+  return WaitHistorySchema.parse(waitHistoryBody(park, day, profile, SHOWN_UNTIL));
 }

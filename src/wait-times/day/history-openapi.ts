@@ -1,46 +1,24 @@
-import {
-  ANONYMOUS,
-  headerRefs,
-  type JsonObject,
-  jsonContent,
-  PUBLIC_HEADERS,
-} from '../../platform/openapi-vocabulary.ts';
-import { PARK_SLUGS } from '../parks.ts';
-import { parkAnswers } from '../wait-times-openapi.ts';
+import type { JsonObject } from '../../platform/openapi-vocabulary.ts';
+import { parkGet } from '../wait-times-openapi.ts';
 import { waitHistoryExample } from './history-example.ts';
 // Registers the WaitHistory, RideDay, CrowdLevel and CrowdWord components.
 import './history-schemas.ts';
 
-// Learning the example's usual day runs the forecaster over a week of samples, once per process.
-const example = await waitHistoryExample();
-
 export const waitHistoryPaths: Record<string, JsonObject> = {
-  '/api/wait-times/history': {
-    get: {
-      operationId: 'getWaitHistory',
-      summary: "Today at one park: each ride's waits so far against its usual day, and the crowd level",
-      description:
-        "The park's current local day (its own time zone): every posted wait sampled so far today, each ride's usual wait for every half hour of the day (learned from the service's own samples over past days; null where not learned yet), and a crowd level comparing today with the usual at the same hours. Samples are taken when the live waits are refreshed (about every 5 minutes); this answer is cached like GET /api/wait-times, so do not poll faster than every 5 minutes. A new local day starts empty at the park's midnight. Credit the provider (\"Powered by Queue-Times.com\", linked to https://queue-times.com/) wherever the data is shown.\n\nThe example is real data from TouringPlans.com (Animal Kingdom, 24 February 2019, until 10:00; the usual day learned from the six days before), run through the same code.",
-      tags: ['Wait times'],
-      security: ANONYMOUS,
-      parameters: [
-        {
-          name: 'park',
-          in: 'query',
-          required: true,
-          description: 'Park slug, matched exactly (the same slugs as GET /api/wait-times).',
-          schema: { type: 'string', enum: PARK_SLUGS },
-          example: 'animal-kingdom',
-        },
-      ],
-      responses: {
-        '200': {
-          description: 'The park day so far, rides sorted by name.',
-          headers: headerRefs('ETag', ...PUBLIC_HEADERS),
-          content: jsonContent('WaitHistory', example),
-        },
-        ...parkAnswers,
-      },
+  '/api/wait-times/history': parkGet({
+    operationId: 'getWaitHistory',
+    summary: "Today at one park: each ride's waits so far against its usual day, and the crowd level",
+    description:
+      "The park's current local day (its own time zone): every posted wait sampled so far today, each ride's usual wait for every half hour of the day (learned from the service's own samples over past days; null where not learned yet), and a crowd level comparing today with the usual at the same hours. Samples are taken when the live waits are refreshed (about every 5 minutes); this answer is cached like GET /api/wait-times, so do not poll faster than every 5 minutes. A new local day starts empty at the park's midnight. Credit the provider (\"Powered by Queue-Times.com\", linked to https://queue-times.com/) wherever the data is shown.\n\nThe example is real data from TouringPlans.com (Animal Kingdom, 24 February 2019, until 10:00; the usual day learned from the six days before), run through the same code.",
+    park: {
+      description: 'Park slug, matched exactly (the same slugs as GET /api/wait-times).',
+      example: 'animal-kingdom',
     },
-  },
+    // Learning the example's usual day runs the forecaster over a week of samples, once per process.
+    ok: {
+      description: 'The park day so far, rides sorted by name.',
+      schemaId: 'WaitHistory',
+      example: await waitHistoryExample(),
+    },
+  }),
 };

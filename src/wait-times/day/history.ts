@@ -1,24 +1,19 @@
+import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import type { Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';
 import { getWaitTimes } from '../wait-times.ts';
+import { crowdLevelOf, usualWaits } from './crowd-level.ts';
 import { readDay } from './day-store.ts';
-import { waitHistoryBody } from './history-body.ts';
-import type { WaitHistory } from './history-schemas.ts';
-import { localDateOf } from './park-day.ts';
-
-export interface WaitHistoryResult {
-  body: WaitHistory;
-  /** Seconds the answer may be reused by a cache: as long as the live data, never past local midnight. */
-  maxAgeSeconds: number;
-}
+import type { DayRecord, WaitHistory } from './history-schemas.ts';
+import { dayBoundsOf, localDateOf } from './park-day.ts';
 
 /**
- * The park's local day so far. Asking for the live waits first keeps the day current (the same
- * one upstream request per park per 5 minutes, shared with GET /api/wait-times) and gives the
- * same 502 when there is nothing at all (without `later`, so a refresh has written the day before it
- * is read here); then two Blobs reads, the day and the profile.
+ * The park's local day so far, and how long it may be cached (as long as the live data, never
+ * past local midnight). Asking for the live waits first keeps the day current (one upstream
+ * request per park per 5 minutes, shared with GET /api/wait-times) and gives the same 502 when
+ * there is nothing at all; without `later`, a refresh has written the day before it is read here.
  */
-export async function getWaitHistory(park: Park): Promise<WaitHistoryResult> {
+export async function getWaitHistory(park: Park): Promise<{ body: WaitHistory; maxAgeSeconds: number }> {
   const live = await getWaitTimes(park);
   const now = Date.now();
   const [day, profile] = await Promise.all([
@@ -38,4 +33,35 @@ async function orNull<T>(read: Promise<T | null>): Promise<T | null> {
     console.warn(`Blobs unavailable for wait history: ${(error as Error).message}`);
     return null;
   }
+}
+
+/**
+ * The body for the park's local day at `now`: the day's samples (none when `day` is another date),
+ * each ride's usual day from the profile, and the crowd level. Pure (the OpenAPI example runs it).
+ */
+export function waitHistoryBody(
+  park: Pick<Park, 'slug' | 'timezone'>,
+  day: DayRecord | null,
+  profile: WaitProfile | null,
+  now: number,
+): WaitHistory {
+  const date = localDateOf(now, park.timezone);
+  const { startsAt, endsAt } = dayBoundsOf(date, park.timezone);
+  const today = day?.date === date ? day : null;
+  const times = today?.times ?? [];
+  const rides = Object.entries(today?.rides ?? {})
+    .map(([id, ride]) => ({ name: ride.name, waits: ride.waits, usual: usualWaits(profile, id) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    park: park.slug,
+    date,
+    timeZone: park.timezone,
+    dayStartsAt: startsAt,
+    dayEndsAt: endsAt,
+    updatedAt: times.at(-1) ?? null,
+    source: 'queue-times.com',
+    times,
+    crowd: crowdLevelOf(times, rides, park.timezone),
+    rides,
+  };
 }

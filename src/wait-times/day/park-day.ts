@@ -3,19 +3,15 @@ import type { HistorySample } from '../park-snapshot-schemas.ts';
 import { type DayRecord, MAX_DAY_RIDES, MAX_DAY_SAMPLES } from './history-schemas.ts';
 
 /**
- * A park's local day as a bounded, mergeable set of samples. Pure functions over plain values;
- * the Blobs side is day-store.ts.
- *
- * The record is a grow-only set keyed by 5-minute slot of UTC time: of two samples in one slot
- * the earlier stays. Adding the same samples in any order, or twice, gives the same record, which
- * is what makes repairing a lost write by merging again safe (see day-store.ts).
+ * A park's local day as a grow-only set of samples keyed by 5-minute slot of UTC time (of two in
+ * one slot the earlier stays): merging in any order, or twice, gives the same record, which makes
+ * repairing a lost write by merging again safe (day-store.ts).
  */
 
 const MINUTE = 60_000;
-/** One sample per slot; the service refreshes a park at most once per 5 minutes anyway. */
 export const SLOT_MS = 5 * MINUTE;
 
-export const slotOf = (at: number): number => Math.floor(at / SLOT_MS);
+const slotOf = (at: number): number => Math.floor(at / SLOT_MS);
 
 /** The park-local calendar date (YYYY-MM-DD) at Unix ms `at`. */
 export function localDateOf(at: number, timeZone: string): string {
@@ -66,8 +62,10 @@ export function addSamples(
     if (!held || sample.at < held.at) bySlot.set(slotOf(sample.at), sample);
   }
   const kept = [...bySlot.values()].sort((a, b) => a.at - b.at).slice(-MAX_DAY_SAMPLES);
-  const rideNames = new Map(Object.entries(day.rides).map(([id, ride]) => [id, ride.name]));
-  for (const [id, name] of Object.entries(names)) rideNames.set(id, name);
+  const rideNames = new Map<string, string>([
+    ...Object.entries(day.rides).map(([id, ride]) => [id, ride.name] as const),
+    ...Object.entries(names),
+  ]);
 
   const seen = new Map<string, number>();
   for (const sample of kept) {
@@ -78,12 +76,8 @@ export function addSamples(
   const ids = [...seen.keys()]
     .sort((a, b) => (seen.get(b) ?? 0) - (seen.get(a) ?? 0) || (a < b ? -1 : 1))
     .slice(0, MAX_DAY_RIDES);
-  const rides: DayRecord['rides'] = {};
-  for (const id of ids.sort()) {
-    rides[id] = {
-      name: rideNames.get(id) ?? id,
-      waits: kept.map((sample) => sample.waits[id] ?? null),
-    };
-  }
+  const rides = Object.fromEntries(
+    ids.sort().map((id) => [id, { name: rideNames.get(id) ?? id, waits: kept.map((s) => s.waits[id] ?? null) }]),
+  );
   return { version: 1, date: day.date, times: kept.map((sample) => sample.at), rides };
 }

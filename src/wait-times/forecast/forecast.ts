@@ -1,27 +1,33 @@
 import type { HistorySample } from '../park-snapshot-schemas.ts';
-import { trendOf } from '../trend.ts';
 import type { Trend } from '../wait-times-schemas.ts';
 import { expectedChange } from './wait-profile.ts';
 import { MAX_WAIT_MINUTES, type WaitProfile } from './wait-profile-schemas.ts';
 
-/** Forecasts are posted-wait style: whole 5-minute steps. */
-export const FORECAST_STEP_MINUTES = 5;
 /** How far ahead the forecast looks. */
 export const FORECAST_HORIZON_MS = 30 * 60_000;
-/** Forecasts stop at the longest plausible posted wait. */
 export const FORECAST_MAX_MINUTES = MAX_WAIT_MINUTES;
+/** A change smaller than this is noise in posted waits, which move in 5-minute steps. */
+const TREND_THRESHOLD_MINUTES = 5;
 
-/** Rounds minutes to the nearest 5-minute step, within 0 and `FORECAST_MAX_MINUTES`. */
+/** Rounds minutes to the nearest 5-minute step (posted-wait style), within 0 and the maximum. */
 export function toStep(minutes: number): number {
-  const stepped = Math.round(minutes / FORECAST_STEP_MINUTES) * FORECAST_STEP_MINUTES;
-  return Math.min(FORECAST_MAX_MINUTES, Math.max(0, stepped));
+  return Math.min(FORECAST_MAX_MINUTES, Math.max(0, Math.round(minutes / 5) * 5));
 }
 
 /**
- * The projected wait about 30 minutes ahead: the wait now plus the change the park's profile
- * has learned for this ride at this local time and wait level. With nothing learned yet that is
- * persistence (the wait stays as it is), which is what a new park, ride or time slot gets.
- * `null` when the ride is closed. `localMinute` is the park-local minute of day of the reading.
+ * The trend against the wait about 30 minutes earlier: `null` when the ride was closed then,
+ * `undefined` without an earlier sample (both `flat`).
+ */
+export function trendOf(now: { wait: number; open: boolean }, earlier: number | null | undefined): Trend {
+  if (!now.open || earlier === null || earlier === undefined) return 'flat';
+  const change = now.wait - earlier;
+  if (change >= TREND_THRESHOLD_MINUTES) return 'up';
+  return change <= -TREND_THRESHOLD_MINUTES ? 'down' : 'flat';
+}
+
+/**
+ * The wait about 30 minutes ahead: the wait now plus the change the profile learned for this
+ * ride at this local minute and wait level; persistence until it has learned. `null` when closed.
  */
 export function forecastOf(
   ride: { id: number | string; wait: number; open: boolean },
@@ -32,18 +38,12 @@ export function forecastOf(
   return toStep(ride.wait + expectedChange(profile, String(ride.id), ride.wait, localMinute));
 }
 
-/**
- * Trend and forecast of one ride, exactly as GET /api/wait-times answers them (the backtest
- * replays real data through this same function).
- */
+/** Trend and forecast of one ride as GET /api/wait-times answers them (the backtest replays this). */
 export function outlookOf(
   ride: { id: number | string; wait: number; open: boolean },
   earlier: HistorySample | null,
   profile: WaitProfile | null,
   localMinute: number,
 ): { trend: Trend; forecast: number | null } {
-  return {
-    trend: trendOf(ride, earlier?.waits[String(ride.id)]),
-    forecast: forecastOf(ride, profile, localMinute),
-  };
+  return { trend: trendOf(ride, earlier?.waits[String(ride.id)]), forecast: forecastOf(ride, profile, localMinute) };
 }

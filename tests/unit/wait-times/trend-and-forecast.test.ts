@@ -1,13 +1,19 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FORECAST_MAX_MINUTES, forecastOf, outlookOf, toStep } from '../../../src/wait-times/forecast/forecast.ts';
+import {
+  FORECAST_MAX_MINUTES,
+  forecastOf,
+  outlookOf,
+  toStep,
+  trendOf,
+} from '../../../src/wait-times/forecast/forecast.ts';
 import {
   BUCKETS_PER_DAY,
   type WaitProfile,
   WaitProfileSchema,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { minuteOfDay } from '../../../src/wait-times/local-time.ts';
-import { trendOf } from '../../../src/wait-times/trend.ts';
+
 import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
 import { EASTERN, eastern, loadSlice } from '../../support/touringplans.ts';
 
