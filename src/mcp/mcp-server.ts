@@ -1,12 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { MCP_PATH } from '../discovery/api-catalog.ts';
 import { HttpError } from '../platform/errors.ts';
 import type { AfterAnswer } from '../platform/http.ts';
 import { hitRateLimit, type RateLimit } from '../platform/rate-limit.ts';
 import { toolDefinitions } from './tools.ts';
 
-/** Where the MCP endpoint is served. */
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
+
 /** A tool call is a few hundred bytes; anything near this is not one. */
 export const MCP_MAX_BODY_BYTES = 64 * 1024;
 /** Generous for an agent's conversation (each tool call is one request), tight for a scraper. */

@@ -127,6 +127,24 @@ describe('POST /mcp with the SDK client', () => {
   });
 });
 
+describe('MCP discovery', () => {
+  it('the API catalog, the API reference and the Agent Skill say where and how to connect', async () => {
+    const catalog = await (await fetch(`${site.url}/.well-known/api-catalog`)).json();
+    const mcp = catalog.linkset.find((context: { anchor: string }) => new URL(context.anchor).pathname === '/mcp');
+    expect(new URL(mcp['service-doc'][0].href).pathname + new URL(mcp['service-doc'][0].href).hash).toBe(
+      '/docs/api/#mcp',
+    );
+    const reference = await (await fetch(`${site.url}/docs/api/`)).text();
+    expect(reference).toContain('id="mcp"');
+    for (const tool of ['list_parks', 'get_wait_times', 'get_park_day', 'when_to_ride', 'get_location']) {
+      expect(reference).toContain(`<code>${tool}</code>`);
+    }
+    const skill = await (await fetch(`${site.url}/.well-known/agent-skills/park-wait-times/SKILL.md`)).text();
+    const snippet = /```json\n(\{\s*"mcpServers"[\s\S]*?)\n```/.exec(skill)?.[1] ?? '{}';
+    expect(new URL(JSON.parse(snippet).mcpServers['site-api'].url).pathname).toBe('/mcp');
+  });
+});
+
 describe('POST /mcp over plain HTTP', () => {
   it('answers GET and DELETE with 405 and Allow, and a preflight with CORS for any origin', async () => {
     for (const method of ['GET', 'DELETE']) {
