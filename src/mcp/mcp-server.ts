@@ -1,12 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { MCP_PATH } from '../discovery/api-catalog.ts';
 import { HttpError } from '../platform/errors.ts';
 import type { AfterAnswer } from '../platform/http.ts';
 import { hitRateLimit, type RateLimit } from '../platform/rate-limit.ts';
 import { toolDefinitions } from './tools.ts';
-
-export { MCP_PATH };
 
 /** A tool call is a few hundred bytes; anything near this is not one. */
 export const MCP_MAX_BODY_BYTES = 64 * 1024;

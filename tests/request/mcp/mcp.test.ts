@@ -23,7 +23,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const text = (result: { content?: unknown }) =>
+const text = (result: Record<string, unknown>) =>
   (result.content as { type: string; text: string }[]).map((part) => part.text).join('\n');
 const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
 const post = (body: string, headers: Record<string, string> = {}) =>
