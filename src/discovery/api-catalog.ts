@@ -8,6 +8,9 @@ export { API_CATALOG_LINK, API_CATALOG_PATH } from '../platform/http.ts';
 
 export const OPENAPI_PATH = '/docs/openapi.json';
 export const DOCS_PATH = '/docs/api/';
+/** The MCP endpoint (src/mcp/), documented in its own section of the API reference. */
+export const MCP_PATH = '/mcp';
+export const MCP_DOCS_PATH = `${DOCS_PATH}#mcp`;
 export const AGENT_SKILLS_INDEX_PATH = '/.well-known/agent-skills/index.json';
 const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 /** The job health endpoints, linked as `status` (RFC 8631) once the OpenAPI document has them. */
@@ -36,7 +39,8 @@ export const siteLink = (siteUrl: string, path: string): string => new URL(path,
 
 /**
  * One context for the API (base `/api/`): its description, documentation, agent metadata,
- * status endpoints and, as `item` links, every endpoint the description lists.
+ * status endpoints and, as `item` links, every endpoint the description lists. A second for the
+ * MCP endpoint, which has no OpenAPI description (it is one JSON-RPC endpoint): its documentation.
  */
 export function buildApiCatalog(
   siteUrl: string,
@@ -65,6 +69,11 @@ export function buildApiCatalog(
         // The API's endpoints; documents under /.well-known/ describe the API and are not items of it.
         item: paths.filter((path) => path.startsWith('/api/') && !path.includes('{')).map((path) => link(path)),
         ...(status.length > 0 && { status: status.map((path) => link(path, 'application/json')) }),
+      },
+      {
+        anchor: siteLink(siteUrl, MCP_PATH),
+        'service-doc': [link(MCP_DOCS_PATH, 'text/html', 'MCP endpoint (Streamable HTTP): tools and how to connect')],
+        'service-meta': [link(AGENT_SKILLS_INDEX_PATH, 'application/json', 'Agent Skills index')],
       },
     ],
   };

@@ -32,7 +32,7 @@ describe('the API catalog (RFC 9727)', () => {
     paths,
   });
 
-  it('AC-7, AC-8: describes the API at /api/ with its OpenAPI description, docs and agent skills, as absolute URLs', () => {
+  it('AC-7, AC-8: describes the API at /api/ with its OpenAPI description, docs and agent skills, and the MCP endpoint with its docs, as absolute URLs', () => {
     const document = buildOpenApiDocument(SITE);
     const catalog = buildApiCatalog(SITE, document);
     const apiPaths = Object.keys(document.paths).filter((pathname) => pathname.startsWith('/api/'));
@@ -64,6 +64,23 @@ describe('the API catalog (RFC 9727)', () => {
           ],
           item: apiPaths.map((pathname) => ({ href: `${SITE}${pathname}` })),
           ...(catalog.linkset[0]?.status ? { status: catalog.linkset[0].status } : {}),
+        },
+        {
+          anchor: `${SITE}/mcp`,
+          'service-doc': [
+            {
+              href: `${SITE}/docs/api/#mcp`,
+              type: 'text/html',
+              title: 'MCP endpoint (Streamable HTTP): tools and how to connect',
+            },
+          ],
+          'service-meta': [
+            {
+              href: `${SITE}/.well-known/agent-skills/index.json`,
+              type: 'application/json',
+              title: 'Agent Skills index',
+            },
+          ],
         },
       ],
     });

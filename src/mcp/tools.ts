@@ -1,0 +1,172 @@
+import { readPublicLocation } from '../location/location.ts';
+import { LocationSchema } from '../location/location-schemas.ts';
+import type { AfterAnswer } from '../platform/http.ts';
+import * as z from '../platform/zod-mini.ts';
+import { getWaitHistory } from '../wait-times/day/history.ts';
+import { WaitHistorySchema } from '../wait-times/day/history-schemas.ts';
+import { PARK_SLUGS, PARKS, type Park } from '../wait-times/parks.ts';
+import { getWaitTimes } from '../wait-times/wait-times.ts';
+import { RideSchema, WaitTimesSchema } from '../wait-times/wait-times-schemas.ts';
+import { matchName } from './name-match.ts';
+
+/**
+ * The MCP tools: each answers from the same cached code as the GET endpoint it mirrors (the
+ * relay's memory and Blobs, at most the one upstream request per park per 5 minutes the endpoints
+ * share), and none writes anything an agent could change.
+ */
+
+/** queue-times.com's terms ask every use of its data to credit it with a link. */
+export const CREDIT = 'Powered by Queue-Times.com (https://queue-times.com/)';
+const credit = z.literal(CREDIT).check(z.describe('Credit the data source with this line wherever waits are shown.'));
+
+const parkInput = {
+  park: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(100),
+      z.describe(
+        'A park slug or name, e.g. "epcot" or "Magic Kingdom"; case, accents and small misspellings are fine.',
+      ),
+    ),
+};
+const parkName = z.string().check(z.describe('The park as named here.'));
+
+/** A tool's result: the structured value, and the text an agent host shows when it ignores structure. */
+export interface ToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+const answer = (structured: Record<string, unknown>, text: string): ToolResult => ({
+  content: [{ type: 'text', text }],
+  structuredContent: structured,
+});
+
+const miss = (what: string, query: string, nearest: string[]): ToolResult => ({
+  content: [{ type: 'text', text: `Unknown ${what} "${query}". Nearest: ${nearest.join(', ')}.` }],
+  isError: true,
+});
+
+function findPark(query: string): Park | ToolResult {
+  const match = matchName(query, PARKS, (park) => [park.slug, park.name]);
+  return 'found' in match ? match.found : miss('park', query, match.nearest);
+}
+
+const clock = (at: number, timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(at);
+const rideLine = (ride: z.output<typeof RideSchema>) =>
+  ride.open ? `${ride.name}: ${ride.wait} min, ${ride.trend}, ~${ride.forecast} min in 30 min` : `${ride.name}: closed`;
+
+const ParkEntrySchema = z.strictObject({
+  slug: z.enum(PARK_SLUGS).check(z.describe('The park slug every other tool and endpoint accepts.')),
+  name: parkName,
+  timeZone: z.string().check(z.describe("The park's IANA time zone.")),
+});
+
+const WhenToRideSchema = {
+  park: z.enum(PARK_SLUGS),
+  parkName,
+  updatedAt: WaitTimesSchema.shape.updatedAt,
+  ride: RideSchema,
+  bestTime: z
+    .null()
+    .check(z.describe('The best time to ride in the rest of the day; null while no rest-of-day outlook exists.')),
+  note: z.string().check(z.describe('What the forecast covers.')),
+  source: WaitTimesSchema.shape.source,
+  credit,
+};
+
+/** Every tool, by name: its description, zod input and output shapes, and what it does. */
+export function toolDefinitions(later?: AfterAnswer) {
+  return {
+    list_parks: {
+      description: 'Lists the theme parks this API follows, with the slug every other tool accepts.',
+      inputSchema: {},
+      outputSchema: { parks: z.array(ParkEntrySchema) },
+      run: async (): Promise<ToolResult> => {
+        const parks = PARKS.map(({ slug, name, timezone }) => ({ slug, name, timeZone: timezone }));
+        return answer({ parks }, parks.map((park) => `${park.slug}: ${park.name}`).join('\n'));
+      },
+    },
+    get_wait_times: {
+      description:
+        "Live posted waits of every ride in a park, with each ride's trend and its forecast 30 minutes ahead (as GET /api/wait-times).",
+      inputSchema: parkInput,
+      outputSchema: { park: z.enum(PARK_SLUGS), parkName, ...WaitTimesSchema.shape, credit },
+      run: async ({ park: query }: { park: string }): Promise<ToolResult> => {
+        const park = findPark(query);
+        if (!('slug' in park)) return park;
+        const { body } = await getWaitTimes(park, { later });
+        const open = body.rides.filter((ride) => ride.open).sort((a, b) => b.wait - a.wait);
+        const text = [
+          `${park.name}, ${open.length} of ${body.rides.length} rides open at ${clock(body.updatedAt, park.timezone)} park time; longest waits:`,
+          ...open.slice(0, 10).map(rideLine),
+          CREDIT,
+        ].join('\n');
+        return answer({ park: park.slug, parkName: park.name, ...body, credit: CREDIT }, text);
+      },
+    },
+    get_park_day: {
+      description:
+        "Today at a park against a usual day: the crowd level, and every ride's waits so far with its usual wait per half hour (as GET /api/wait-times/history).",
+      inputSchema: parkInput,
+      outputSchema: { ...WaitHistorySchema.shape, parkName, credit },
+      run: async ({ park: query }: { park: string }): Promise<ToolResult> => {
+        const park = findPark(query);
+        if (!('slug' in park)) return park;
+        const { body } = await getWaitHistory(park);
+        const { level, ratio, comparisons } = body.crowd;
+        const crowd =
+          level === null
+            ? `not known yet (${comparisons} comparisons so far)`
+            : `${level} (waits at ${Math.round((ratio ?? 1) * 100)} % of usual)`;
+        const text = `${park.name} on ${body.date}: crowd ${crowd}; ${body.times.length} samples of ${body.rides.length} rides so far.\n${CREDIT}`;
+        return answer({ ...body, parkName: park.name, credit: CREDIT }, text);
+      },
+    },
+    when_to_ride: {
+      description:
+        'One ride now: its posted wait, trend and forecast 30 minutes ahead. Rides are matched by name as forgivingly as parks.',
+      inputSchema: {
+        ...parkInput,
+        ride: z
+          .string()
+          .check(
+            z.minLength(1),
+            z.maxLength(200),
+            z.describe('The ride name; case, accents and small misspellings are fine.'),
+          ),
+      },
+      outputSchema: WhenToRideSchema,
+      run: async ({ park: parkQuery, ride: rideQuery }: { park: string; ride: string }): Promise<ToolResult> => {
+        const park = findPark(parkQuery);
+        if (!('slug' in park)) return park;
+        const { body } = await getWaitTimes(park, { later });
+        const match = matchName(rideQuery, body.rides, (ride) => [ride.name]);
+        if (!('found' in match)) return miss(`ride at ${park.name}`, rideQuery, match.nearest);
+        const ride = match.found;
+        const note =
+          'The forecast looks 30 minutes ahead; no rest-of-day outlook is available yet, so there is no best time.';
+        const text = `${rideLine(ride)} (${park.name}, ${clock(body.updatedAt, park.timezone)} park time). ${note}\n${CREDIT}`;
+        const structured = { park: park.slug, parkName: park.name, updatedAt: body.updatedAt, ride, bestTime: null };
+        return answer({ ...structured, note, source: body.source, credit: CREDIT }, text);
+      },
+    },
+    get_location: {
+      description:
+        "The site owner's public travel pin, coarsened to about 1 km, or a stale marker (as GET /api/location).",
+      inputSchema: {},
+      outputSchema: { location: LocationSchema },
+      run: async (): Promise<ToolResult> => {
+        const { location } = await readPublicLocation();
+        const text =
+          location.status === 'live'
+            ? `Live near ${location.lat}, ${location.lon}${location.label ? ` (${location.label})` : ''}, as of ${location.updatedAt}.`
+            : `No current pin${location.updatedAt ? `; the last one is from ${location.updatedAt}` : ''}.`;
+        return answer({ location }, text);
+      },
+    },
+  };
+}

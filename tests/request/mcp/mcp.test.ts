@@ -1,0 +1,205 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import { CREDIT } from '../../../src/mcp/tools.ts';
+import { WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
+import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
+import { type ServedSite, startServedSite } from '../../support/served-site.ts';
+
+let upstream: FakeQueueTimes;
+let site: ServedSite;
+let client: Client;
+
+beforeAll(async () => {
+  upstream = await startFakeQueueTimes();
+  site = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url } });
+  client = new Client({ name: 'site-api-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', site.url)));
+});
+afterAll(async () => {
+  await client?.close();
+  await site?.stop();
+  await upstream?.close();
+});
+
+const text = (result: Record<string, unknown>) =>
+  (result.content as { type: string; text: string }[]).map((part) => part.text).join('\n');
+const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+const post = (body: string, headers: Record<string, string> = {}) =>
+  fetch(`${site.url}/mcp`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body,
+  });
+
+describe('POST /mcp with the SDK client', () => {
+  it('negotiates the newest protocol without a session and lists the five read-only tools with schemas', async () => {
+    expect(client.getServerVersion()?.name).toBe('site-api');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'get_location',
+      'get_park_day',
+      'get_wait_times',
+      'list_parks',
+      'when_to_ride',
+    ]);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+    }
+    const initialize = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
+    expect(initialize.status).toBe(200);
+    expect(initialize.headers.get('mcp-session-id')).toBeNull();
+    expect(initialize.headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await initialize.json()).result.protocolVersion).toBe('2025-11-25');
+  });
+
+  it('list_parks lists every park with its slug', async () => {
+    const result = await call('list_parks');
+    const { parks } = result.structuredContent as { parks: { slug: string; name: string }[] };
+    expect(parks).toHaveLength(17);
+    expect(parks).toContainEqual({ slug: 'epcot', name: 'EPCOT', timeZone: 'America/New_York' });
+    expect(text(result)).toContain('epcot: EPCOT');
+  });
+
+  it('get_wait_times answers what GET /api/wait-times does, from the same cached fetch, with the credit', async () => {
+    const result = await call('get_wait_times', { park: 'Epcot' });
+    const structured = result.structuredContent as Record<string, unknown>;
+    const body = await (await fetch(`${site.url}/api/wait-times?park=epcot`)).json();
+    expect(WaitTimesSchema.parse(body)).toEqual(body);
+    expect(structured).toEqual({ park: 'epcot', parkName: 'EPCOT', ...body, credit: CREDIT });
+    expect(text(result)).toContain('Powered by Queue-Times.com (https://queue-times.com/)');
+    expect(upstream.count('/parks/5/queue_times.json')).toBe(1);
+  });
+
+  it('get_park_day answers the history body with the crowd level and the credit', async () => {
+    const result = await call('get_park_day', { park: 'epcot' });
+    const { parkName, credit, ...body } = result.structuredContent as Record<string, unknown>;
+    expect(WaitHistorySchema.parse(body)).toEqual(body);
+    expect(parkName).toBe('EPCOT');
+    expect(credit).toBe(CREDIT);
+    expect(text(result)).toMatch(/^EPCOT on \d{4}-\d{2}-\d{2}: crowd not known yet/);
+    expect(upstream.count('/parks/5/queue_times.json')).toBe(1);
+  });
+
+  it('when_to_ride finds a misspelled ride and says no rest-of-day outlook exists yet', async () => {
+    const { rides } = await (await fetch(`${site.url}/api/wait-times?park=epcot`)).json();
+    const ride = rides.find((entry: { name: string; open: boolean }) => entry.open && entry.name.length > 8);
+    const misspelled = ride.name.toUpperCase().slice(0, 3) + ride.name.slice(4);
+    const result = await call('when_to_ride', { park: 'epcot', ride: misspelled });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ park: 'epcot', ride, bestTime: null, credit: CREDIT });
+    expect(text(result)).toContain('no rest-of-day outlook is available yet');
+  });
+
+  it('get_location answers the public pin as GET /api/location does', async () => {
+    const result = await call('get_location');
+    const body = await (await fetch(`${site.url}/api/location`)).json();
+    expect(result.structuredContent).toEqual({ location: body });
+    expect(text(result)).toContain('No current pin');
+  });
+
+  it('matches a park by slug, name, case, accents and close spelling', async () => {
+    for (const park of ['magic-kingdom', 'MAGIC KINGDOM', 'Mägic Kingdom', 'magik kingdom', 'magickingdom']) {
+      const result = await call('get_wait_times', { park });
+      expect(result.isError, park).toBeFalsy();
+      expect((result.structuredContent as { park: string }).park).toBe('magic-kingdom');
+    }
+  });
+
+  it('answers an unknown park or ride with a tool error listing the nearest names', async () => {
+    const park = await call('get_wait_times', { park: 'Studios Holywod Park' });
+    expect(park.isError).toBe(true);
+    expect(park.structuredContent).toBeUndefined();
+    expect(text(park)).toMatch(/^Unknown park "Studios Holywod Park"\. Nearest: .*beta-studios-hollywood/);
+    const ride = await call('when_to_ride', { park: 'epcot', ride: 'Zzzzzz Qqqqq' });
+    expect(ride.isError).toBe(true);
+    expect(text(ride)).toMatch(/^Unknown ride at EPCOT "Zzzzzz Qqqqq"\. Nearest: (.+, ){4}.+\.$/);
+  });
+});
+
+describe('MCP discovery', () => {
+  it('the API catalog, the API reference and the Agent Skill say where and how to connect', async () => {
+    const catalog = await (await fetch(`${site.url}/.well-known/api-catalog`)).json();
+    const mcp = catalog.linkset.find((context: { anchor: string }) => new URL(context.anchor).pathname === '/mcp');
+    expect(new URL(mcp['service-doc'][0].href).pathname + new URL(mcp['service-doc'][0].href).hash).toBe(
+      '/docs/api/#mcp',
+    );
+    const reference = await (await fetch(`${site.url}/docs/api/`)).text();
+    expect(reference).toContain('id="mcp"');
+    for (const tool of ['list_parks', 'get_wait_times', 'get_park_day', 'when_to_ride', 'get_location']) {
+      expect(reference).toContain(`<code>${tool}</code>`);
+    }
+    const skill = await (await fetch(`${site.url}/.well-known/agent-skills/park-wait-times/SKILL.md`)).text();
+    const snippet = /```json\n(\{\s*"mcpServers"[\s\S]*?)\n```/.exec(skill)?.[1] ?? '{}';
+    expect(new URL(JSON.parse(snippet).mcpServers['site-api'].url).pathname).toBe('/mcp');
+  });
+});
+
+describe('POST /mcp over plain HTTP', () => {
+  it('answers GET and DELETE with 405 and Allow, and a preflight with CORS for any origin', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${site.url}/mcp`, { method, headers: { Accept: 'text/event-stream' } });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+      expect((await response.json()).error.code).toBe(-32000);
+    }
+    const preflight = await fetch(`${site.url}/mcp`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Mcp-Protocol-Version');
+  });
+
+  it('answers malformed JSON with a JSON-RPC parse error, and an unknown method with method-not-found', async () => {
+    const malformed = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error.code).toBe(-32700);
+    const unknown = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/subscribe-all' }));
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toMatchObject({ id: 7, error: { code: -32601 } });
+  });
+
+  it('refuses a body over 64 KiB with a JSON-RPC error, not a 500', async () => {
+    const padding = 'x'.repeat(70 * 1024);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { padding } } });
+    const response = await post(body);
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.code).toBe(-32000);
+  });
+});
+
+describe('POST /mcp rate limit', () => {
+  it('admits 60 calls a minute per client and answers the next with 429, Retry-After and a JSON-RPC error', async () => {
+    const fresh = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url } });
+    try {
+      const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      const send = () =>
+        fetch(`${fresh.url}/mcp`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+          body: list,
+        });
+      for (let i = 0; i < 60; i++) expect((await send()).status).toBe(200);
+      const refused = await send();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    } finally {
+      await fresh.stop();
+    }
+  }, 60_000);
+});
