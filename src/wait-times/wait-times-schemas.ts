@@ -9,7 +9,7 @@ const TrendSchema = z.enum(['up', 'down', 'flat']).check(
   }),
 );
 
-const RideSchema = z
+export const RideSchema = z
   .strictObject({
     name: z.string().check(z.describe('Ride name as the provider spells it.')),
     wait: z.int().check(z.minimum(0), z.describe('Current posted wait in minutes (0 when closed or not posted).')),
