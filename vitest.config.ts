@@ -18,10 +18,9 @@ export default defineConfig({
           environment: 'node',
           // Each file starts real servers (site, Blobs, fake upstreams) on loopback.
           testTimeout: 60_000,
-          // Two files at a time even on two cores (Vitest's default here is one): most of a file's
-          // time is spent waiting on its servers, upstream delays and deadlines, and the tier takes
-          // about 3 minutes instead of 5.
-          maxWorkers: 2,
+          // Three files at a time even on two cores (Vitest's default here is one): most of a
+          // file's time is spent waiting on its servers, upstream delays and deadlines.
+          maxWorkers: 3,
           hookTimeout: 180_000,
         },
       },

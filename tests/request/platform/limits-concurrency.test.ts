@@ -85,8 +85,13 @@ describe('the location failure limit under concurrency', () => {
       Array.from({ length: AT_ONCE }, (_, n) => postLocation('203.0.113.91', `wrong-token-${n}-0123456789`)),
     );
     expectLimited(statuses(responses), [401], 10, AT_ONCE);
-    // Over the limit, even the right token is refused.
-    expect((await postLocation('203.0.113.91', TOKEN)).status).toBe(429);
+    // Over the limit, even the right token is refused. On a loaded machine the local store may
+    // still be busy with the burst's housekeeping and answer 503 (unavailable, nothing written).
+    let status = 503;
+    for (let tries = 0; status === 503 && tries < 5; tries++) {
+      status = (await postLocation('203.0.113.91', TOKEN)).status;
+    }
+    expect(status).toBe(429);
   });
 
   it('lets a right guess hidden among concurrent wrong ones through only if it is among the 10 evaluated', async () => {
