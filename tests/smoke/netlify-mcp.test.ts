@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_TOOL_NAMES } from '../support/mcp-tools.ts';
 
 /**
  * The MCP endpoint over a site served by Netlify's own tooling or a real deploy (see
@@ -19,13 +20,7 @@ afterAll(() => client?.close());
 describe('POST /mcp, its own Netlify function', () => {
   it('lists the five tools and answers get_wait_times with the credit', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([
-      'get_location',
-      'get_park_day',
-      'get_wait_times',
-      'list_parks',
-      'when_to_ride',
-    ]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOL_NAMES);
     const result = await client.callTool({ name: 'get_wait_times', arguments: { park: 'Epcot' } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ park: 'epcot', source: 'queue-times.com' });

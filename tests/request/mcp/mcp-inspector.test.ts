@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import { MCP_TOOL_NAMES } from '../../support/mcp-tools.ts';
 import { ROOT, type ServedSite, startServedSite } from '../../support/served-site.ts';
 
 /** The MCP Inspector (`npx @modelcontextprotocol/inspector --cli …`), the client people try a server with. */
@@ -38,13 +39,7 @@ async function inspect(...args: string[]): Promise<Record<string, unknown>> {
 describe('the MCP Inspector CLI against POST /mcp', () => {
   it('lists the tools', async () => {
     const { tools } = (await inspect('--method', 'tools/list')) as { tools: { name: string }[] };
-    expect(tools.map((tool) => tool.name).sort()).toEqual([
-      'get_location',
-      'get_park_day',
-      'get_wait_times',
-      'list_parks',
-      'when_to_ride',
-    ]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOL_NAMES);
   });
 
   it('calls a tool with a loosely spelled park and gets waits with the credit', async () => {

@@ -5,6 +5,7 @@ import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-
 import { CREDIT } from '../../../src/mcp/tools.ts';
 import { WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
+import { MCP_TOOL_NAMES } from '../../support/mcp-tools.ts';
 import { type ServedSite, startServedSite } from '../../support/served-site.ts';
 
 let upstream: FakeQueueTimes;
@@ -37,13 +38,7 @@ describe('POST /mcp with the SDK client', () => {
   it('negotiates the newest protocol without a session and lists the five read-only tools with schemas', async () => {
     expect(client.getServerVersion()?.name).toBe('site-api');
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([
-      'get_location',
-      'get_park_day',
-      'get_wait_times',
-      'list_parks',
-      'when_to_ride',
-    ]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOL_NAMES);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
