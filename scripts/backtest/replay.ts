@@ -1,5 +1,4 @@
-import { FORECAST_HORIZON_MS, outlookOf } from '../../src/wait-times/forecast/forecast.ts';
-import { minuteOfDay } from '../../src/wait-times/local-time.ts';
+import { FORECAST_HORIZON_MS, trendAndForecastOf } from '../../src/wait-times/forecast/forecast.ts';
 import { memoryHistory, recordSample } from '../../src/wait-times/wait-history.ts';
 import type { PostedSample } from './posted-waits.ts';
 
@@ -8,7 +7,7 @@ import type { PostedSample } from './posted-waits.ts';
  * driven by the data: each observation becomes a history sample recorded by `recordSample` (the
  * same history pruning, 30-minute pairing and profile learning as GET /api/wait-times, on an
  * in-memory store that round-trips records through their schemas like Blobs), and each forecast
- * and trend comes from `outlookOf`, the function the endpoint answers with. The model only ever
+ * and trend comes from `trendAndForecastOf`, the function the endpoint answers with. The model only ever
  * sees the past. The first `learnShare` of the park days only teach; forecasts are scored on the
  * days after them (learning goes on, as it would in production).
  */
@@ -123,7 +122,7 @@ export async function replay(samples: readonly PostedSample[], options: ReplayOp
     if (outcome.wait === null || outcome.wait === undefined) continue;
     const wait = posted.wait;
     const ride = { id: RIDE_ID, wait, open: true };
-    const outlook = outlookOf(ride, earlier, profile, minuteOfDay(posted.at, options.timeZone));
+    const outlook = trendAndForecastOf(ride, earlier, profile, posted.at, options.timeZone);
     const forecast = outlook.forecast ?? wait; // never null: the ride is open
     const change = outcome.wait - wait;
     scored++;

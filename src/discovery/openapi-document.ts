@@ -52,7 +52,7 @@ export function buildOpenApiDocument(siteUrl: string): OpenApiDocument {
     openapi: '3.1.0',
     info: {
       title: 'site-api',
-      version: '1.1.0',
+      version: '1.2.0',
       summary: 'Live theme-park wait times and small utility endpoints of a personal website.',
       description: [
         'The public JSON API behind a personal website. Anonymous: no keys, no registration; only `POST /api/location` (the owner updating the travel pin) needs a bearer token.',

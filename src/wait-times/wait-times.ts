@@ -4,9 +4,8 @@ import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { relayCache } from '../platform/relay-cache.ts';
 import { readRecord, writeRecord } from '../platform/store.ts';
 import { recordDay } from './day/day-store.ts';
-import { outlookOf } from './forecast/forecast.ts';
+import { trendAndForecastOf } from './forecast/forecast.ts';
 import type { WaitProfile } from './forecast/wait-profile-schemas.ts';
-import { minuteOfDay } from './local-time.ts';
 import {
   type HistorySample,
   type ParkSnapshot,
@@ -94,13 +93,18 @@ export function waitTimesBody(
   earlier: HistorySample | null,
   learned?: { profile: WaitProfile | null; timeZone: string },
 ): WaitTimes {
-  const localMinute = learned ? minuteOfDay(snapshot.fetchedAt, learned.timeZone) : 0;
   const rides = snapshot.rides
     .map(({ name, wait, open, id }) => ({
       name,
       wait,
       open,
-      ...outlookOf({ id, wait, open }, earlier, learned?.profile ?? null, localMinute),
+      ...trendAndForecastOf(
+        { id, wait, open },
+        earlier,
+        learned?.profile ?? null,
+        snapshot.fetchedAt,
+        learned?.timeZone ?? 'UTC',
+      ),
     }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides };

@@ -1,10 +1,8 @@
-import { bucketOf } from '../forecast/wait-profile.ts';
+import { bucketOf, usualWaitOf } from '../forecast/wait-profile.ts';
 import { BUCKETS_PER_DAY, type WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { minuteOfDay } from '../local-time.ts';
 import type { CrowdLevel } from './history-schemas.ts';
 
-/** A half hour's learned level (wait-profile.ts) counts as "usual" from this many observations (about a day). */
-export const MIN_USUAL_OBSERVATIONS = 6;
 /** Below this many compared readings there is no crowd level (a few rides over a few minutes say little). */
 export const MIN_CROWD_COMPARISONS = 20;
 /** Ratio bounds of the words: below `quieter`, above `busier`, `usual` between (inclusive). */
@@ -12,12 +10,9 @@ export const CROWD_BOUNDS = { quieter: 0.85, busier: 1.15 } as const;
 
 /** A ride's usual wait per half hour of the local day (48 entries), null where not learned yet. */
 export function usualWaits(profile: WaitProfile | null, rideId: string): (number | null)[] {
-  const buckets = profile?.rides[rideId]?.buckets ?? {};
   return Array.from({ length: BUCKETS_PER_DAY }, (_, index) => {
-    const bucket = buckets[String(index)];
-    if (!bucket) return null;
-    const [level, , , low, , near, , high] = bucket;
-    return low + near + high >= MIN_USUAL_OBSERVATIONS ? Math.round(level) : null;
+    const usual = usualWaitOf(profile, rideId, index);
+    return usual === null ? null : Math.round(usual);
   });
 }
 

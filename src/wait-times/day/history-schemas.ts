@@ -1,5 +1,5 @@
 import * as z from '../../platform/zod-mini.ts';
-import { BUCKETS_PER_DAY } from '../forecast/wait-profile-schemas.ts';
+import { BUCKETS_PER_DAY, MAX_WAIT_MINUTES } from '../forecast/wait-profile-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
 
 /**
@@ -73,6 +73,23 @@ export const CrowdLevelSchema = z
     }),
   );
 
+/** Half hours left in a local day: at most 50 (a 25-hour day). */
+export const MAX_OUTLOOK_STEPS = 50;
+const expectedWait = z.int().check(z.minimum(0), z.maximum(MAX_WAIT_MINUTES), z.multipleOf(5));
+
+export const BestTimeSchema = z
+  .strictObject({
+    at: unixMs.check(z.describe('Unix ms of the half hour (one of `outlookTimes`).')),
+    wait: expectedWait.check(z.describe('The wait expected then, in minutes (a multiple of 5).')),
+  })
+  .check(
+    z.meta({
+      id: 'BestTime',
+      description:
+        'The half hour still ahead today with the lowest expected wait (the earliest of equals): when to ride. Compare it with the wait now; an outlook, not a promise.',
+    }),
+  );
+
 export const RideDaySchema = z
   .strictObject({
     name: z.string().check(z.describe('Ride name as the provider spells it (as in GET /api/wait-times).')),
@@ -90,6 +107,19 @@ export const RideDaySchema = z
         z.describe(
           "The ride's usual wait in minutes for each half hour of the park's local day: index 0 is 00:00–00:29, 1 is 00:30–00:59, … 47 is 23:30–23:59 (wall clock, `timeZone`). Learned from the service's own samples over past days; null where not learned yet.",
         ),
+      ),
+    outlook: z
+      .array(z.nullable(expectedWait))
+      .check(
+        z.maxLength(MAX_OUTLOOK_STEPS),
+        z.describe(
+          "Expected posted wait in minutes at each of `outlookTimes` (same length and order), a multiple of 5: the ride's latest wait carried forward with how its wait usually changes through the day, pulled toward its usual wait scaled by how busy the park is today. Null where the usual wait for that half hour is not learned yet (a new park, or hours the ride is usually closed); all null while the ride is closed now (down for a while or closed for the day: the data cannot tell which).",
+        ),
+      ),
+    bestTime: z
+      .nullable(BestTimeSchema)
+      .check(
+        z.describe('When to ride: the lowest expected wait still ahead today; null when the whole `outlook` is null.'),
       ),
   })
   .check(z.meta({ id: 'RideDay' }));
@@ -115,6 +145,14 @@ export const WaitHistorySchema = z
         z.maxLength(MAX_DAY_SAMPLES),
         z.describe('Unix ms of every sample taken so far today, ascending: about one per 5 minutes while anyone asks.'),
       ),
+    outlookTimes: z
+      .array(unixMs)
+      .check(
+        z.maxLength(MAX_OUTLOOK_STEPS),
+        z.describe(
+          "Unix ms of each half hour (:00 and :30 on the park's wall clock) after `updatedAt` and before `dayEndsAt`: the steps of every ride's `outlook`. Empty before the first sample of the day.",
+        ),
+      ),
     crowd: CrowdLevelSchema,
     rides: z.array(RideDaySchema).check(z.describe('Rides seen today, sorted by name.')),
   })
@@ -123,4 +161,5 @@ export const WaitHistorySchema = z
 export type DayRecord = z.output<typeof DayRecordSchema>;
 export type CrowdLevel = z.output<typeof CrowdLevelSchema>;
 export type RideDay = z.output<typeof RideDaySchema>;
+export type BestTime = z.output<typeof BestTimeSchema>;
 export type WaitHistory = z.output<typeof WaitHistorySchema>;

@@ -1,3 +1,4 @@
+import { halfHoursBetween, parkRatioOf, rideOutlookOf } from '../forecast/outlook.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import type { Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';
@@ -37,7 +38,8 @@ async function orNull<T>(read: Promise<T | null>): Promise<T | null> {
 
 /**
  * The body for the park's local day at `now`: the day's samples (none when `day` is another date),
- * each ride's usual day from the profile, and the crowd level. Pure (the OpenAPI example runs it).
+ * each ride's usual day from the profile, its outlook from the newest sample to the end of the
+ * day, and the crowd level. Pure (the OpenAPI example runs it).
  */
 export function waitHistoryBody(
   park: Pick<Park, 'slug' | 'timezone'>,
@@ -49,8 +51,21 @@ export function waitHistoryBody(
   const { startsAt, endsAt } = dayBoundsOf(date, park.timezone);
   const today = day?.date === date ? day : null;
   const times = today?.times ?? [];
-  const rides = Object.entries(today?.rides ?? {})
-    .map(([id, ride]) => ({ name: ride.name, waits: ride.waits, usual: usualWaits(profile, id) }))
+  const updatedAt = times.at(-1) ?? null;
+  const latest = Object.entries(today?.rides ?? {}).map(([id, ride]) => ({
+    id,
+    ride,
+    wait: ride.waits.at(-1) ?? null,
+  }));
+  const outlookTimes = updatedAt === null ? [] : halfHoursBetween(updatedAt, endsAt, park.timezone);
+  const parkRatio = updatedAt === null ? 1 : parkRatioOf(profile, latest, updatedAt, park.timezone);
+  const rides = latest
+    .map(({ id, ride, wait }) => ({
+      name: ride.name,
+      waits: ride.waits,
+      usual: usualWaits(profile, id),
+      ...rideOutlookOf(profile, { id, wait }, updatedAt ?? now, outlookTimes, park.timezone, parkRatio),
+    }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {
     park: park.slug,
@@ -58,9 +73,10 @@ export function waitHistoryBody(
     timeZone: park.timezone,
     dayStartsAt: startsAt,
     dayEndsAt: endsAt,
-    updatedAt: times.at(-1) ?? null,
+    updatedAt,
     source: 'queue-times.com',
     times,
+    outlookTimes,
     crowd: crowdLevelOf(times, rides, park.timezone),
     rides,
   };

@@ -1,18 +1,12 @@
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import type { Trend } from '../wait-times-schemas.ts';
-import { expectedChange } from './wait-profile.ts';
-import { MAX_WAIT_MINUTES, type WaitProfile } from './wait-profile-schemas.ts';
+import { expectedWait, toStep } from './outlook.ts';
+import type { WaitProfile } from './wait-profile-schemas.ts';
 
 /** How far ahead the forecast looks. */
 export const FORECAST_HORIZON_MS = 30 * 60_000;
-export const FORECAST_MAX_MINUTES = MAX_WAIT_MINUTES;
 /** A change smaller than this is noise in posted waits, which move in 5-minute steps. */
 const TREND_THRESHOLD_MINUTES = 5;
-
-/** Rounds minutes to the nearest 5-minute step (posted-wait style), within 0 and the maximum. */
-export function toStep(minutes: number): number {
-  return Math.min(FORECAST_MAX_MINUTES, Math.max(0, Math.round(minutes / 5) * 5));
-}
 
 /**
  * The trend against the wait about 30 minutes earlier: `null` when the ride was closed then,
@@ -26,24 +20,29 @@ export function trendOf(now: { wait: number; open: boolean }, earlier: number | 
 }
 
 /**
- * The wait about 30 minutes ahead: the wait now plus the change the profile learned for this
- * ride at this local minute and wait level; persistence until it has learned. `null` when closed.
+ * The wait 30 minutes after `at`, from the outlook's model (outlook.ts): at this horizon the wait
+ * now plus the change the profile learned for this ride at this local half hour and wait level;
+ * persistence until it has learned. `null` when closed.
  */
 export function forecastOf(
   ride: { id: number | string; wait: number; open: boolean },
   profile: WaitProfile | null,
-  localMinute: number,
+  at: number,
+  timeZone: string,
 ): number | null {
   if (!ride.open) return null;
-  return toStep(ride.wait + expectedChange(profile, String(ride.id), ride.wait, localMinute));
+  const to = at + FORECAST_HORIZON_MS;
+  // Within the first half hour the model always answers (persistence at worst); 1 is the neutral park ratio it ignores there.
+  return toStep(expectedWait(profile, { id: String(ride.id), wait: ride.wait }, at, to, timeZone, 1) ?? ride.wait);
 }
 
 /** Trend and forecast of one ride as GET /api/wait-times answers them (the backtest replays this). */
-export function outlookOf(
+export function trendAndForecastOf(
   ride: { id: number | string; wait: number; open: boolean },
   earlier: HistorySample | null,
   profile: WaitProfile | null,
-  localMinute: number,
+  at: number,
+  timeZone: string,
 ): { trend: Trend; forecast: number | null } {
-  return { trend: trendOf(ride, earlier?.waits[String(ride.id)]), forecast: forecastOf(ride, profile, localMinute) };
+  return { trend: trendOf(ride, earlier?.waits[String(ride.id)]), forecast: forecastOf(ride, profile, at, timeZone) };
 }

@@ -108,6 +108,17 @@ export function expectedChange(profile: WaitProfile | null, rideId: string, wait
   return (bucket[countAt(band)] ?? 0) >= MIN_OBSERVATIONS ? (bucket[shiftAt(band)] ?? 0) : 0;
 }
 
+/** A half hour's learned level counts as "usual" from this many observations (about a day). */
+export const MIN_USUAL_OBSERVATIONS = 6;
+
+/** A ride's usual wait in a half hour of the local day (0–47), or null while not learned. */
+export function usualWaitOf(profile: WaitProfile | null, rideId: string, bucket: number): number | null {
+  const learned = profile?.rides[rideId]?.buckets[String(bucket)];
+  if (!learned) return null;
+  const [level, , , low, , near, , high] = learned;
+  return low + near + high >= MIN_USUAL_OBSERVATIONS ? level : null;
+}
+
 /** Forgets rides unseen for `FORGET_RIDE_AFTER_MS` and, past `MAX_PROFILE_RIDES`, the least recently seen. */
 export function boundProfile(profile: WaitProfile, at: number): WaitProfile {
   const entries = Object.entries(profile.rides);

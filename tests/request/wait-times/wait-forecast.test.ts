@@ -6,7 +6,7 @@ import { readRecord, writeRecord } from '../../../src/platform/store.ts';
 import * as z from '../../../src/platform/zod-mini.ts';
 import { readDay } from '../../../src/wait-times/day/day-store.ts';
 import { localDateOf } from '../../../src/wait-times/day/park-day.ts';
-import { toStep } from '../../../src/wait-times/forecast/forecast.ts';
+import { toStep } from '../../../src/wait-times/forecast/outlook.ts';
 import { type WaitProfile, WaitProfileSchema } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
 import { blobsHistory, recordSample } from '../../../src/wait-times/wait-history.ts';

@@ -4,9 +4,9 @@ import {
   crowdLevelOf,
   crowdWordOf,
   MIN_CROWD_COMPARISONS,
-  MIN_USUAL_OBSERVATIONS,
   usualWaits,
 } from '../../../src/wait-times/day/crowd-level.ts';
+import { MIN_USUAL_OBSERVATIONS } from '../../../src/wait-times/forecast/wait-profile.ts';
 import type { ProfileBucket, WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 
 const EASTERN = 'America/New_York';

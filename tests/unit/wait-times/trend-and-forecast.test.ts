@@ -1,18 +1,13 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  FORECAST_MAX_MINUTES,
-  forecastOf,
-  outlookOf,
-  toStep,
-  trendOf,
-} from '../../../src/wait-times/forecast/forecast.ts';
+import { forecastOf, trendAndForecastOf, trendOf } from '../../../src/wait-times/forecast/forecast.ts';
+import { toStep } from '../../../src/wait-times/forecast/outlook.ts';
 import {
   BUCKETS_PER_DAY,
+  MAX_WAIT_MINUTES,
   type WaitProfile,
   WaitProfileSchema,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
-import { minuteOfDay } from '../../../src/wait-times/local-time.ts';
 
 import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
 import { EASTERN, eastern, loadSlice } from '../../support/touringplans.ts';
@@ -40,7 +35,7 @@ describe('toStep', () => {
     [2.4, 0],
     [2.5, 5],
     [117, 115],
-    [FORECAST_MAX_MINUTES + 40, FORECAST_MAX_MINUTES],
+    [MAX_WAIT_MINUTES + 40, MAX_WAIT_MINUTES],
   ])('toStep(%d) is %d', (minutes, expected) => {
     expect(toStep(minutes)).toBe(expected);
   });
@@ -52,10 +47,10 @@ describe('forecastOf without a profile (cold start)', () => {
     [13, true, 15],
     [12, true, 10],
     [45, true, 45],
-    [999, true, FORECAST_MAX_MINUTES], // an upstream glitch is capped
+    [999, true, MAX_WAIT_MINUTES], // an upstream glitch is capped
     [45, false, null],
   ] as const)('wait %i (open: %s) forecasts %s: the wait as it is', (wait, open, expected) => {
-    expect(forecastOf({ id: 1, wait, open }, null, 600)).toBe(expected);
+    expect(forecastOf({ id: 1, wait, open }, null, eastern('2019-02-19 10:00'), EASTERN)).toBe(expected);
   });
 });
 
@@ -82,9 +77,9 @@ describe('forecastOf with any profile', () => {
         fc.boolean(),
         fc.integer({ min: 0, max: 1439 }),
         (p, wait, open, minute) => {
-          const forecast = forecastOf({ id: 7, wait, open }, p, minute);
+          const forecast = forecastOf({ id: 7, wait, open }, p, minute * 60_000, 'UTC');
           if (!open) return forecast === null;
-          return forecast !== null && forecast % 5 === 0 && forecast >= 0 && forecast <= FORECAST_MAX_MINUTES;
+          return forecast !== null && forecast % 5 === 0 && forecast >= 0 && forecast <= MAX_WAIT_MINUTES;
         },
       ),
     );
@@ -110,7 +105,7 @@ describe('on a week of real posted waits (TouringPlans.com, 17–24 Feb 2019)', 
     for (const posted of firstDay) {
       const { earlier, profile } = await recordSample(history, { at: posted.at, waits: { 1: posted.wait } }, EASTERN);
       const ride = { id: 1, wait: posted.wait ?? 0, open: posted.wait !== null };
-      forecasts.push([outlookOf(ride, earlier, profile, minuteOfDay(posted.at, EASTERN)).forecast, posted.wait]);
+      forecasts.push([trendAndForecastOf(ride, earlier, profile, posted.at, EASTERN).forecast, posted.wait]);
     }
     expect(forecasts.length).toBeGreaterThan(100);
     for (const [forecast, wait] of forecasts)
@@ -134,11 +129,7 @@ describe('on a week of real posted waits (TouringPlans.com, 17–24 Feb 2019)', 
   ] as const)('%s at %s with a wait of %s forecasts %s (%s)', (ride, moment, wait, expected, _why) => {
     const at = eastern(moment);
     expect(loadSlice(ride).find((posted) => posted.at === at)?.wait).toBe(wait);
-    const forecast = forecastOf(
-      { id: 1, wait: wait ?? 0, open: wait !== null },
-      learned[ride],
-      minuteOfDay(at, EASTERN),
-    );
+    const forecast = forecastOf({ id: 1, wait: wait ?? 0, open: wait !== null }, learned[ride], at, EASTERN);
     expect(forecast).toBe(expected);
   });
 });

@@ -20,6 +20,7 @@ function history(times: number[], rides: RideDay[]): WaitHistory {
     updatedAt: times.at(-1) ?? null,
     source: 'queue-times.com',
     times,
+    outlookTimes: [],
     crowd: { level: null, ratio: null, comparisons: 0, rides: 0, since: null },
     rides,
   };
@@ -36,8 +37,8 @@ const live = (updatedAt: number, rides: Partial<Ride>[]): WaitTimes => ({
 const DAY = history(
   [at(10), at(10, 30), at(11)],
   [
-    { name: 'Soarin’', waits: [10, null, 40], usual: usualDay({ 20: 20, 21: 30 }) },
-    { name: 'Test Track', waits: [20, 30, 50], usual: usualDay() },
+    { name: 'Soarin’', waits: [10, null, 40], usual: usualDay({ 20: 20, 21: 30 }), outlook: [], bestTime: null },
+    { name: 'Test Track', waits: [20, 30, 50], usual: usualDay(), outlook: [], bestTime: null },
   ],
 );
 const LIVE = live(at(11), [
@@ -63,7 +64,10 @@ describe('dayView: what the charts of a day share', () => {
   });
 
   it('reaches to the end of the last usual half hour when that is later, and the scale is at least 30', () => {
-    const day = history([at(10)], [{ name: 'Soarin’', waits: [5], usual: usualDay({ 18: 10, 30: 15 }) }]);
+    const day = history(
+      [at(10)],
+      [{ name: 'Soarin’', waits: [5], usual: usualDay({ 18: 10, 30: 15 }), outlook: [], bestTime: null }],
+    );
     const shared = view(day, live(at(10), [{ name: 'Soarin’', wait: 5 }]));
     expect(shared.start).toBe(at(9));
     expect(shared.end).toBe(at(15, 30));
@@ -73,8 +77,15 @@ describe('dayView: what the charts of a day share', () => {
   it('is null without data, or without a sample or usual wait to draw', () => {
     expect(dayView(null, LIVE)).toBeNull();
     expect(dayView(DAY, null)).toBeNull();
-    expect(dayView(history([], [{ name: 'Soarin’', waits: [], usual: usualDay() }]), LIVE)).toBeNull();
-    expect(dayView(history([], [{ name: 'Soarin’', waits: [], usual: usualDay({ 20: 5 }) }]), LIVE)).not.toBeNull();
+    expect(
+      dayView(history([], [{ name: 'Soarin’', waits: [], usual: usualDay(), outlook: [], bestTime: null }]), LIVE),
+    ).toBeNull();
+    expect(
+      dayView(
+        history([], [{ name: 'Soarin’', waits: [], usual: usualDay({ 20: 5 }), outlook: [], bestTime: null }]),
+        LIVE,
+      ),
+    ).not.toBeNull();
   });
 });
 

@@ -1,0 +1,141 @@
+import { minuteOfDay } from '../local-time.ts';
+import { bucketOf, expectedChange, usualWaitOf } from './wait-profile.ts';
+import { MAX_WAIT_MINUTES, type WaitProfile } from './wait-profile-schemas.ts';
+
+/**
+ * The rest of a ride's day: one model for every horizon, from the 30-minute `forecast` to the end
+ * of the park's local day (docs/wait-times.md, "Forecasting"). It anchors on the live wait and adds
+ * - the learned 30-minute changes for this ride, chained half hour by half hour (each conditioned
+ *   on the wait reached so far, so a queue long for the hour tends back down), and, from an hour on,
+ * - a pull toward the usual wait at the target half hour scaled by how busy the park is today
+ *   (the median over open rides of wait now / usual wait now).
+ * The two weights per horizon were fitted by least absolute deviations on the first 60 % of the
+ * TouringPlans.com days only; `npm run backtest` reports the other 40 %.
+ */
+
+const MINUTE = 60_000;
+const HALF_HOUR = 30 * MINUTE;
+/** [horizon in minutes, weight of the chained changes, weight of the park-scaled usual wait]; linear between rows. */
+const BLEND: readonly (readonly [number, number, number])[] = [
+  [0, 1, 0],
+  [30, 1, 0],
+  [60, 1.05, 0.17],
+  [120, 0.86, 0.37],
+  [240, 0.79, 0.42],
+  [360, 0.74, 0.44],
+];
+/** The park's ratio is bounded: a handful of rides reopening after a breakdown says little. */
+const PARK_RATIO_BOUNDS = { min: 0.5, max: 2 } as const;
+
+/** Rounds minutes to the nearest 5-minute step (posted-wait style), within 0 and the maximum. */
+export function toStep(minutes: number): number {
+  return Math.min(MAX_WAIT_MINUTES, Math.max(0, Math.round(minutes / 5) * 5));
+}
+
+function blendAt(horizonMinutes: number): readonly [number, number] {
+  const last = BLEND.at(-1) ?? [0, 1, 0];
+  if (horizonMinutes >= last[0]) return [last[1], last[2]];
+  const upper = BLEND.findIndex(([minutes]) => minutes >= horizonMinutes);
+  const [h0, a0, b0] = BLEND[Math.max(0, upper - 1)] ?? last;
+  const [h1, a1, b1] = BLEND[upper] ?? last;
+  const share = h1 === h0 ? 0 : (horizonMinutes - h0) / (h1 - h0);
+  return [a0 + share * (a1 - a0), b0 + share * (b1 - b0)];
+}
+
+/**
+ * How busy the park is right now against its usual day: the median over open rides of the wait
+ * now divided by the ride's usual wait for this half hour, bounded; 1 while nothing is usual yet.
+ */
+export function parkRatioOf(
+  profile: WaitProfile | null,
+  rides: readonly { id: string; wait: number | null }[],
+  at: number,
+  timeZone: string,
+): number {
+  const bucket = bucketOf(minuteOfDay(at, timeZone));
+  const ratios = rides
+    .flatMap(({ id, wait }) => {
+      const usual = usualWaitOf(profile, id, bucket);
+      return wait === null || usual === null || usual <= 0 ? [] : [wait / usual];
+    })
+    .sort((a, b) => a - b);
+  if (ratios.length === 0) return 1;
+  const middle = ratios.length / 2;
+  const median =
+    ratios.length % 2 ? (ratios[Math.floor(middle)] ?? 1) : ((ratios[middle - 1] ?? 1) + (ratios[middle] ?? 1)) / 2;
+  return Math.min(PARK_RATIO_BOUNDS.max, Math.max(PARK_RATIO_BOUNDS.min, median));
+}
+
+/**
+ * The expected posted wait of an open ride at `to`, from its wait at `from` (both Unix ms), in
+ * minutes (not rounded). `null` past the first half hour when the ride's usual wait at `to` is not
+ * learned (a new park, or hours the ride is usually closed): there the model cannot say.
+ */
+export function expectedWait(
+  profile: WaitProfile | null,
+  ride: { id: string; wait: number },
+  from: number,
+  to: number,
+  timeZone: string,
+  parkRatio: number,
+): number | null {
+  const horizon = Math.max(0, (to - from) / MINUTE);
+  let chained = ride.wait;
+  for (let at = from; at < to; at += HALF_HOUR) {
+    const share = Math.min(HALF_HOUR, to - at) / HALF_HOUR;
+    chained = Math.max(0, chained + share * expectedChange(profile, ride.id, chained, minuteOfDay(at, timeZone)));
+  }
+  const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
+  if (usual === null && horizon > 30) return null;
+  const [chainWeight, usualWeight] = blendAt(horizon);
+  return Math.max(
+    0,
+    ride.wait +
+      chainWeight * (chained - ride.wait) +
+      (usual === null ? 0 : usualWeight * (parkRatio * usual - ride.wait)),
+  );
+}
+
+/**
+ * The wall-clock half hours (:00 and :30 in the park's zone) after `from` and before `until`.
+ * Zones change offset on a quarter hour of UTC, so stepping by quarter hours meets every one.
+ */
+export function halfHoursBetween(from: number, until: number, timeZone: string): number[] {
+  const quarter = 15 * MINUTE;
+  const times: number[] = [];
+  for (let at = Math.floor(from / quarter) * quarter + quarter; at < until; at += quarter) {
+    if (minuteOfDay(at, timeZone) % 30 === 0) times.push(at);
+  }
+  return times;
+}
+
+export interface RideOutlook {
+  /** Expected posted wait (multiple of 5) at each of the times asked for, or null. */
+  outlook: (number | null)[];
+  /** The lowest expected wait still ahead and when (the earliest of equals), or null. */
+  bestTime: { at: number; wait: number } | null;
+}
+
+/** A ride's outlook at `times` from its wait at `from`: all null when it is closed (`wait` null). */
+export function rideOutlookOf(
+  profile: WaitProfile | null,
+  ride: { id: string; wait: number | null },
+  from: number,
+  times: readonly number[],
+  timeZone: string,
+  parkRatio: number,
+): RideOutlook {
+  const { id, wait } = ride;
+  const outlook = times.map((to) => {
+    const expected = wait === null ? null : expectedWait(profile, { id, wait }, from, to, timeZone, parkRatio);
+    return expected === null ? null : toStep(expected);
+  });
+  let bestTime: RideOutlook['bestTime'] = null;
+  outlook.forEach((expected, index) => {
+    const at = times[index];
+    if (expected !== null && at !== undefined && (bestTime === null || expected < bestTime.wait)) {
+      bestTime = { at, wait: expected };
+    }
+  });
+  return { outlook, bestTime };
+}
