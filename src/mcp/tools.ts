@@ -3,7 +3,7 @@ import { LocationSchema } from '../location/location-schemas.ts';
 import type { AfterAnswer } from '../platform/http.ts';
 import * as z from '../platform/zod-mini.ts';
 import { getWaitHistory } from '../wait-times/day/history.ts';
-import { WaitHistorySchema } from '../wait-times/day/history-schemas.ts';
+import { BestTimeSchema, WaitHistorySchema } from '../wait-times/day/history-schemas.ts';
 import { PARK_SLUGS, PARKS, type Park } from '../wait-times/parks.ts';
 import { getWaitTimes } from '../wait-times/wait-times.ts';
 import { RideSchema, WaitTimesSchema } from '../wait-times/wait-times-schemas.ts';
@@ -59,6 +59,20 @@ const clock = (at: number, timeZone: string) =>
 const rideLine = (ride: z.output<typeof RideSchema>) =>
   ride.open ? `${ride.name}: ${ride.wait} min, ${ride.trend}, ~${ride.forecast} min in 30 min` : `${ride.name}: closed`;
 
+function bestTimeNote(
+  ride: z.output<typeof RideSchema>,
+  bestTime: z.output<typeof BestTimeSchema> | null,
+  timeZone: string,
+): string {
+  if (!ride.open)
+    return 'It is closed now (down for a while or for the day; the data cannot tell), so there is no best time.';
+  if (bestTime === null) return 'Too little is learned about its usual day yet to say when it is best to ride.';
+  const best = `about ${clock(bestTime.at, timeZone)} park time, around ${bestTime.wait} min`;
+  return ride.wait <= bestTime.wait
+    ? `Now is as good as it gets: the lowest wait expected later today is ${best}.`
+    : `Best time still ahead: ${best} (an outlook from its usual day and today's crowd, not a promise).`;
+}
+
 const ParkEntrySchema = z.strictObject({
   slug: z.enum(PARK_SLUGS).check(z.describe('The park slug every other tool and endpoint accepts.')),
   name: parkName,
@@ -71,9 +85,13 @@ const WhenToRideSchema = {
   updatedAt: WaitTimesSchema.shape.updatedAt,
   ride: RideSchema,
   bestTime: z
-    .null()
-    .check(z.describe('The best time to ride in the rest of the day; null while no rest-of-day outlook exists.')),
-  note: z.string().check(z.describe('What the forecast covers.')),
+    .nullable(BestTimeSchema)
+    .check(
+      z.describe(
+        'The half hour still ahead today with the lowest expected wait (as `bestTime` in GET /api/wait-times/history); null when the ride is closed now or too little is learned.',
+      ),
+    ),
+  note: z.string().check(z.describe('What the answer rests on, in words, with the best time in park time.')),
   source: WaitTimesSchema.shape.source,
   credit,
 };
@@ -128,7 +146,7 @@ export function toolDefinitions(later?: AfterAnswer) {
     },
     when_to_ride: {
       description:
-        'One ride now: its posted wait, trend and forecast 30 minutes ahead. Rides are matched by name as forgivingly as parks.',
+        'When to ride one ride today: its posted wait now, trend, forecast 30 minutes ahead, and the best time still ahead today from its rest-of-day outlook. Rides are matched by name as forgivingly as parks.',
       inputSchema: {
         ...parkInput,
         ride: z
@@ -143,14 +161,16 @@ export function toolDefinitions(later?: AfterAnswer) {
       run: async ({ park: parkQuery, ride: rideQuery }: { park: string; ride: string }): Promise<ToolResult> => {
         const park = findPark(parkQuery);
         if (!('slug' in park)) return park;
+        // The day first: it refreshes the live waits and records the day before reading it.
+        const { body: day } = await getWaitHistory(park);
         const { body } = await getWaitTimes(park, { later });
         const match = matchName(rideQuery, body.rides, (ride) => [ride.name]);
         if (!('found' in match)) return miss(`ride at ${park.name}`, rideQuery, match.nearest);
         const ride = match.found;
-        const note =
-          'The forecast looks 30 minutes ahead; no rest-of-day outlook is available yet, so there is no best time.';
+        const bestTime = day.rides.find((entry) => entry.name === ride.name)?.bestTime ?? null;
+        const note = bestTimeNote(ride, bestTime, park.timezone);
         const text = `${rideLine(ride)} (${park.name}, ${clock(body.updatedAt, park.timezone)} park time). ${note}\n${CREDIT}`;
-        const structured = { park: park.slug, parkName: park.name, updatedAt: body.updatedAt, ride, bestTime: null };
+        const structured = { park: park.slug, parkName: park.name, updatedAt: body.updatedAt, ride, bestTime };
         return answer({ ...structured, note, source: body.source, credit: CREDIT }, text);
       },
     },

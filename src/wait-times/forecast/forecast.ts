@@ -32,8 +32,8 @@ export function forecastOf(
 ): number | null {
   if (!ride.open) return null;
   const to = at + FORECAST_HORIZON_MS;
-  // Within the first half hour the model always answers (persistence at worst); 1 is the neutral park ratio it ignores there.
-  return toStep(expectedWait(profile, { id: String(ride.id), wait: ride.wait }, at, to, timeZone, 1) ?? ride.wait);
+  // At 30 minutes the model does not use the park's ratio (outlook.ts, BLEND): 1 is neutral.
+  return toStep(expectedWait(profile, { id: String(ride.id), wait: ride.wait }, at, to, timeZone, 1));
 }
 
 /** Trend and forecast of one ride as GET /api/wait-times answers them (the backtest replays this). */

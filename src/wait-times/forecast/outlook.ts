@@ -68,8 +68,7 @@ export function parkRatioOf(
 
 /**
  * The expected posted wait of an open ride at `to`, from its wait at `from` (both Unix ms), in
- * minutes (not rounded). `null` past the first half hour when the ride's usual wait at `to` is not
- * learned (a new park, or hours the ride is usually closed): there the model cannot say.
+ * minutes (not rounded). Without anything learned it is the wait at `from` (persistence).
  */
 export function expectedWait(
   profile: WaitProfile | null,
@@ -78,7 +77,7 @@ export function expectedWait(
   to: number,
   timeZone: string,
   parkRatio: number,
-): number | null {
+): number {
   const horizon = Math.max(0, (to - from) / MINUTE);
   let chained = ride.wait;
   for (let at = from; at < to; at += HALF_HOUR) {
@@ -86,7 +85,6 @@ export function expectedWait(
     chained = Math.max(0, chained + share * expectedChange(profile, ride.id, chained, minuteOfDay(at, timeZone)));
   }
   const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
-  if (usual === null && horizon > 30) return null;
   const [chainWeight, usualWeight] = blendAt(horizon);
   return Math.max(
     0,
@@ -116,7 +114,10 @@ export interface RideOutlook {
   bestTime: { at: number; wait: number } | null;
 }
 
-/** A ride's outlook at `times` from its wait at `from`: all null when it is closed (`wait` null). */
+/**
+ * A ride's outlook at `times` from its wait at `from`: null where its usual wait then is not
+ * learned (a new park, or hours the ride is usually closed), all null when it is closed now.
+ */
 export function rideOutlookOf(
   profile: WaitProfile | null,
   ride: { id: string; wait: number | null },
@@ -126,16 +127,20 @@ export function rideOutlookOf(
   parkRatio: number,
 ): RideOutlook {
   const { id, wait } = ride;
-  const outlook = times.map((to) => {
-    const expected = wait === null ? null : expectedWait(profile, { id, wait }, from, to, timeZone, parkRatio);
-    return expected === null ? null : toStep(expected);
-  });
-  let bestTime: RideOutlook['bestTime'] = null;
-  outlook.forEach((expected, index) => {
+  const outlook = times.map((to) =>
+    wait === null || usualWaitOf(profile, id, bucketOf(minuteOfDay(to, timeZone))) === null
+      ? null
+      : toStep(expectedWait(profile, { id, wait }, from, to, timeZone, parkRatio)),
+  );
+  return { outlook, bestTime: bestTimeOf(times, outlook) };
+}
+
+/** The lowest expected wait and its time, the earliest of equals; null when nothing is expected. */
+export function bestTimeOf(times: readonly number[], outlook: readonly (number | null)[]): RideOutlook['bestTime'] {
+  let best: RideOutlook['bestTime'] = null;
+  outlook.forEach((wait, index) => {
     const at = times[index];
-    if (expected !== null && at !== undefined && (bestTime === null || expected < bestTime.wait)) {
-      bestTime = { at, wait: expected };
-    }
+    if (wait !== null && at !== undefined && (best === null || wait < best.wait)) best = { at, wait };
   });
-  return { outlook, bestTime };
+  return best;
 }

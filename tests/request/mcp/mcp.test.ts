@@ -1,7 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import { seedParkHistory } from '../../../scripts/seed-history.mts';
+import { startBlobsServer } from '../../../server/blobs.mts';
 import { CREDIT } from '../../../src/mcp/tools.ts';
 import { WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
@@ -86,14 +91,14 @@ describe('POST /mcp with the SDK client', () => {
     expect(upstream.count('/parks/5/queue_times.json')).toBe(1);
   });
 
-  it('when_to_ride finds a misspelled ride and says no rest-of-day outlook exists yet', async () => {
+  it('when_to_ride finds a misspelled ride and, with nothing learned yet, names no best time', async () => {
     const { rides } = await (await fetch(`${site.url}/api/wait-times?park=epcot`)).json();
     const ride = rides.find((entry: { name: string; open: boolean }) => entry.open && entry.name.length > 8);
     const misspelled = ride.name.toUpperCase().slice(0, 3) + ride.name.slice(4);
     const result = await call('when_to_ride', { park: 'epcot', ride: misspelled });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ park: 'epcot', ride, bestTime: null, credit: CREDIT });
-    expect(text(result)).toContain('no rest-of-day outlook is available yet');
+    expect(text(result)).toContain('Too little is learned about its usual day yet');
   });
 
   it('get_location answers the public pin as GET /api/location does', async () => {
@@ -119,6 +124,40 @@ describe('POST /mcp with the SDK client', () => {
     const ride = await call('when_to_ride', { park: 'epcot', ride: 'Zzzzzz Qqqqq' });
     expect(ride.isError).toBe(true);
     expect(text(ride)).toMatch(/^Unknown ride at EPCOT "Zzzzzz Qqqqq"\. Nearest: (.+, ){4}.+\.$/);
+  });
+});
+
+describe('when_to_ride with a learned usual day', () => {
+  it('names the best time still ahead, as GET /api/wait-times/history does, in park time', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-mcp-'));
+    const blobs = await startBlobsServer(dataDir);
+    await seedParkHistory('epcot', Date.now(), 1.25);
+    await blobs.stop();
+    const seeded = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url }, dataDir });
+    const seededClient = new Client({ name: 'site-api-test', version: '1.0.0' });
+    try {
+      await seededClient.connect(new StreamableHTTPClientTransport(new URL('/mcp', seeded.url)));
+      const day = WaitHistorySchema.parse(
+        await (await fetch(`${seeded.url}/api/wait-times/history?park=epcot`)).json(),
+      );
+      const ride = day.rides.find(
+        (entry) => entry.bestTime !== null && (entry.waits.at(-1) ?? 0) > entry.bestTime.wait,
+      );
+      if (!ride?.bestTime) throw new Error('the seeded day has no ride with a best time below its wait now');
+      const result = await seededClient.callTool({
+        name: 'when_to_ride',
+        arguments: { park: 'EPCOT', ride: ride.name },
+      });
+      expect(result.structuredContent).toMatchObject({ park: 'epcot', bestTime: ride.bestTime });
+      const clock = new Intl.DateTimeFormat('en-GB', { timeZone: day.timeZone, hour: '2-digit', minute: '2-digit' });
+      expect(text(result)).toContain(
+        `Best time still ahead: about ${clock.format(ride.bestTime.at)} park time, around ${ride.bestTime.wait} min`,
+      );
+    } finally {
+      await seededClient.close();
+      await seeded.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

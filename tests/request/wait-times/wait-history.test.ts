@@ -101,6 +101,18 @@ describe('GET /api/wait-times/history over a simulated evening', () => {
     expect(body.crowd.rides).toBeGreaterThan(0);
   });
 
+  it('has no outlook yet: nothing is learned about the hours still ahead, so every step is null (200)', async () => {
+    const body = await history(site, LA.slug);
+    // Half hours from the newest sample to local midnight, after midnight UTC.
+    expect(body.outlookTimes.length).toBeGreaterThan(0);
+    expect(body.outlookTimes[0]).toBeGreaterThan(body.updatedAt ?? 0);
+    expect(body.outlookTimes.at(-1)).toBeLessThan(body.dayEndsAt);
+    for (const ride of body.rides) {
+      expect(ride.outlook).toEqual(Array(body.outlookTimes.length).fill(null));
+      expect(ride.bestTime).toBeNull();
+    }
+  });
+
   it('starts a new day at the park’s own midnight: Paris shows only the samples since then', async () => {
     const body = await history(site, PARIS.slug);
     const after = stepTimes.filter((at) => at >= body.dayStartsAt);

@@ -1,0 +1,259 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts';
+import { waitHistoryBody } from '../../../src/wait-times/day/history.ts';
+import { type WaitHistory, WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
+import { addSamples, dayBoundsOf, emptyDay } from '../../../src/wait-times/day/park-day.ts';
+import { forecastOf } from '../../../src/wait-times/forecast/forecast.ts';
+import {
+  bestTimeOf,
+  expectedWait,
+  halfHoursBetween,
+  parkRatioOf,
+  rideOutlookOf,
+  toStep,
+} from '../../../src/wait-times/forecast/outlook.ts';
+import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import { fromWallClock, minuteOfDay } from '../../../src/wait-times/local-time.ts';
+import type { HistorySample } from '../../../src/wait-times/park-snapshot-schemas.ts';
+import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
+import { type OpenApi, OpenApiValidator, pointer } from '../../support/openapi-validator.ts';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const validator = new OpenApiValidator(buildOpenApiDocument('https://site.example.test') as unknown as OpenApi);
+const LA = { slug: 'alphaland', timezone: 'America/Los_Angeles' } as const;
+const PARIS = { slug: 'alphaland-paris', timezone: 'Europe/Paris' } as const;
+const NAMES = { 1: 'Peak ride', 2: 'Flat ride' };
+
+/** Unix ms of a wall-clock reading (`2026-07-04 15:00`) in a zone. */
+const wall = (reading: string, timeZone: string) =>
+  fromWallClock(Date.parse(`${reading.replace(' ', 'T')}:00Z`), timeZone);
+const clock = (at: number, timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(at);
+
+/**
+ * A usual day at the local minute: ride 1 open 09:00–21:00, rising from 20 to a 60-minute peak at
+ * 14:00 and falling to 15 by closing; ride 2 open 09:00–18:00 at 30. Null while closed.
+ */
+function usualWaits(minute: number, crowd = 1): Record<string, number | null> {
+  const hour = minute / 60;
+  const peak = hour < 14 ? 20 + ((hour - 9) / 5) * 40 : 60 - ((hour - 14) / 7) * 45;
+  return {
+    1: hour >= 9 && hour < 21 ? Math.round((peak * crowd) / 5) * 5 : null,
+    2: hour >= 9 && hour < 18 ? Math.round((30 * crowd) / 5) * 5 : null,
+  };
+}
+
+/** A profile learned by the service's own `recordSample` from `days` usual days before `date`'s midnight. */
+async function learnedBefore(date: string, timeZone: string, days: number): Promise<WaitProfile | null> {
+  const history = memoryHistory();
+  const end = dayBoundsOf(date, timeZone).startsAt;
+  let profile: WaitProfile | null = null;
+  for (let at = end - days * DAY; at < end; at += 5 * MINUTE) {
+    profile = (await recordSample(history, { at, waits: usualWaits(minuteOfDay(at, timeZone)) }, timeZone)).profile;
+  }
+  return profile;
+}
+
+/** The day so far at `crowd` times the usual waits, every 5 minutes from 09:00 until `until`, with `change` applied. */
+function today(
+  date: string,
+  timeZone: string,
+  until: number,
+  crowd: number,
+  change: (sample: HistorySample) => HistorySample = (sample) => sample,
+) {
+  const samples: HistorySample[] = [];
+  for (let at = wall(`${date} 09:00`, timeZone); at <= until; at += 5 * MINUTE) {
+    samples.push(change({ at, waits: usualWaits(minuteOfDay(at, timeZone), crowd) }));
+  }
+  return addSamples(emptyDay(date), samples, NAMES);
+}
+
+const byName = (body: WaitHistory, name: string) => {
+  const ride = body.rides.find((entry) => entry.name === name);
+  if (!ride) throw new Error(`no ${name}`);
+  return ride;
+};
+const openApiErrors = (body: WaitHistory) => validator.errorsAt(pointer('components', 'schemas', 'WaitHistory'), body);
+
+describe('halfHoursBetween: the outlook’s steps are the park’s wall-clock half hours', () => {
+  it.each([
+    ['a summer day in Anaheim', LA.timezone, '2026-07-04', 48],
+    ['the day US clocks go forward (no 02:00–02:59)', 'America/New_York', '2026-03-08', 46],
+    ['the day US clocks go back (01:00–01:59 twice)', 'America/New_York', '2026-11-01', 50],
+    ['the day Paris clocks go forward', PARIS.timezone, '2026-03-29', 46],
+    ['a day in India, half an hour off UTC', 'Asia/Kolkata', '2026-07-04', 48],
+    ['a day in Nepal, a quarter hour off', 'Asia/Kathmandu', '2026-07-04', 48],
+  ])('counts %s: every :00 and :30 of the local day once', (_day, timeZone, date, count) => {
+    const { startsAt, endsAt } = dayBoundsOf(date, timeZone);
+    const times = halfHoursBetween(startsAt - 1, endsAt, timeZone);
+    expect(times).toHaveLength(count);
+    expect(times.every((at) => minuteOfDay(at, timeZone) % 30 === 0)).toBe(true);
+    expect(times[0]).toBe(startsAt);
+  });
+});
+
+describe('the outlook on a simulated day in Anaheim that crosses midnight UTC', () => {
+  const date = '2026-07-04';
+  const now = wall(`${date} 15:02`, LA.timezone); // 22:02 UTC
+  let profile: WaitProfile | null;
+  let body: WaitHistory;
+
+  beforeAll(async () => {
+    profile = await learnedBefore(date, LA.timezone, 3);
+    body = waitHistoryBody(LA, today(date, LA.timezone, now, 1.2), profile, now);
+  });
+
+  it('steps every half hour from after the newest sample to local midnight, past 00:00 UTC', () => {
+    expect(body.outlookTimes.map((at) => clock(at, LA.timezone))).toEqual(
+      Array.from({ length: 17 }, (_, index) =>
+        clock(wall(`${date} 15:30`, LA.timezone) + index * 30 * MINUTE, LA.timezone),
+      ),
+    );
+    expect(body.outlookTimes.at(-1)).toBe(body.dayEndsAt - 30 * MINUTE);
+    expect(new Date(body.outlookTimes.at(-1) ?? 0).getUTCDate()).toBe(5);
+  });
+
+  it('expects the evening to fall as usual, a fifth busier, and nothing once the ride usually closes', () => {
+    const peak = byName(body, 'Peak ride');
+    expect(peak.outlook).toHaveLength(body.outlookTimes.length);
+    const open = peak.outlook.slice(0, 10); // 15:30 … 20:00
+    expect(open.every((wait) => wait !== null && wait % 5 === 0)).toBe(true);
+    expect(open.every((wait, index) => index === 0 || (wait ?? 0) <= (open[index - 1] ?? 0))).toBe(true);
+    expect(open[0]).toBeGreaterThan(open.at(-1) ?? 0);
+    // 20:30 on: the ride usually closes at 21:00, and its last half hour is never learned (the
+    // change over the next 30 minutes needs it open then).
+    expect(peak.outlook.slice(10)).toEqual(Array(7).fill(null));
+  });
+
+  it('names the lowest expected wait still ahead as the best time, well below the wait now', () => {
+    const peak = byName(body, 'Peak ride');
+    const lowest = Math.min(...peak.outlook.filter((wait) => wait !== null));
+    expect(peak.bestTime?.wait).toBe(lowest);
+    expect(clock(peak.bestTime?.at ?? 0, LA.timezone)).toBe('20:00');
+    expect(lowest).toBeLessThan((peak.waits.at(-1) ?? 0) * 0.75);
+  });
+
+  it('is valid against the zod schema and the OpenAPI document', () => {
+    expect(WaitHistorySchema.parse(body)).toEqual(body);
+    expect(openApiErrors(body)).toEqual([]);
+  });
+});
+
+describe('the outlook on the day Paris clocks go forward', () => {
+  it('follows the wall clock: the same outlook at 12:00 as on an ordinary day with the same profile and waits', async () => {
+    const profile = await learnedBefore('2026-03-29', PARIS.timezone, 3);
+    const outlookAt = (date: string) => {
+      const now = wall(`${date} 12:00`, PARIS.timezone);
+      return waitHistoryBody(PARIS, today(date, PARIS.timezone, now, 1), profile, now);
+    };
+    const [ordinary, shifted] = [outlookAt('2026-03-28'), outlookAt('2026-03-29')];
+    expect(shifted.dayEndsAt - shifted.dayStartsAt).toBe(23 * 60 * MINUTE);
+    expect(shifted.outlookTimes.map((at) => clock(at, PARIS.timezone))).toEqual(
+      ordinary.outlookTimes.map((at) => clock(at, PARIS.timezone)),
+    );
+    expect(byName(shifted, 'Peak ride').outlook).toEqual(byName(ordinary, 'Peak ride').outlook);
+    expect(byName(shifted, 'Peak ride').outlook.some((wait) => wait !== null)).toBe(true);
+    expect(openApiErrors(shifted)).toEqual([]);
+  });
+});
+
+describe('a ride closing early, and a park with no history', () => {
+  const date = '2026-07-04';
+  const now = wall(`${date} 16:00`, LA.timezone);
+
+  it('gives a ride closed now no outlook and no best time, and the other rides theirs', async () => {
+    const profile = await learnedBefore(date, LA.timezone, 3);
+    const closedFrom = wall(`${date} 15:30`, LA.timezone); // usually open until 21:00
+    const day = today(date, LA.timezone, now, 1, (sample) =>
+      sample.at >= closedFrom ? { ...sample, waits: { ...sample.waits, 1: null } } : sample,
+    );
+    const body = waitHistoryBody(LA, day, profile, now);
+    expect(byName(body, 'Peak ride').outlook.every((wait) => wait === null)).toBe(true);
+    expect(byName(body, 'Peak ride').bestTime).toBeNull();
+    // The flat ride closes at 18:00 as usual: an outlook until its last learned half hour.
+    const flat = byName(body, 'Flat ride');
+    expect(flat.outlook.slice(0, 2)).toEqual([30, 30]); // 16:30, 17:00
+    expect(flat.outlook.slice(2).every((wait) => wait === null)).toBe(true); // from 17:30
+    expect(flat.bestTime).toEqual({ at: body.outlookTimes[0], wait: 30 });
+    expect(openApiErrors(body)).toEqual([]);
+  });
+
+  it('answers a park with no history with every outlook step null and no best time', () => {
+    const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), null, now);
+    expect(body.outlookTimes.length).toBeGreaterThan(0);
+    for (const ride of body.rides) {
+      expect(ride.outlook).toEqual(Array(body.outlookTimes.length).fill(null));
+      expect(ride.bestTime).toBeNull();
+    }
+    expect(openApiErrors(body)).toEqual([]);
+  });
+
+  it('has no steps before the first sample of the day', () => {
+    const body = waitHistoryBody(LA, null, null, now);
+    expect(body.outlookTimes).toEqual([]);
+    expect(openApiErrors(body)).toEqual([]);
+  });
+});
+
+describe('one model for the forecast and the outlook', () => {
+  it('gives the 30-minute forecast from the same expected wait, rounded to 5', async () => {
+    const profile = await learnedBefore('2026-07-04', LA.timezone, 3);
+    for (const [reading, wait] of [
+      ['2026-07-04 09:30', 20],
+      ['2026-07-04 13:45', 80],
+      ['2026-07-04 19:10', 10],
+    ] as const) {
+      const at = wall(reading, LA.timezone);
+      const expected = expectedWait(profile, { id: '1', wait }, at, at + 30 * MINUTE, LA.timezone, 1.4);
+      expect(forecastOf({ id: 1, wait, open: true }, profile, at, LA.timezone), reading).toBe(toStep(expected));
+    }
+  });
+
+  it.each([
+    ['the earliest of equal lows', [40, 25, 30, 25], { at: 1, wait: 25 }],
+    ['a low after steps the model cannot fill', [null, 35, null, 20], { at: 3, wait: 20 }],
+    ['nothing when no step is expected', [null, null], null],
+  ] as const)('picks %s as the best time', (_case, outlook, best) => {
+    const times = outlook.map((_, step) => step);
+    expect(bestTimeOf(times, outlook)).toEqual(best);
+  });
+
+  it('gives a closed ride no outlook even where its usual day is known', async () => {
+    const profile = await learnedBefore('2026-07-04', LA.timezone, 3);
+    const from = wall('2026-07-04 12:00', LA.timezone);
+    const times = halfHoursBetween(from, from + 4 * 60 * MINUTE, LA.timezone);
+    expect(rideOutlookOf(profile, { id: '1', wait: null }, from, times, LA.timezone, 1)).toEqual({
+      outlook: Array(times.length).fill(null),
+      bestTime: null,
+    });
+  });
+});
+
+describe('parkRatioOf: how busy the park is against its usual day', () => {
+  let profile: WaitProfile | null;
+  const at = wall('2026-07-04 14:00', LA.timezone); // usual: 60 and 30
+
+  beforeAll(async () => {
+    profile = await learnedBefore('2026-07-04', LA.timezone, 3);
+  });
+
+  it.each([
+    ['the median over open rides (two: their mean)', [90, 45], 1.5],
+    ['closed rides left out', [90, null], 1.5],
+    ['bounded above at 2', [300, 150], 2],
+    ['bounded below at 0.5', [5, 5], 0.5],
+    ['1 when no ride is open', [null, null], 1],
+  ] as const)('is %s', (_case, [peak, flat], ratio) => {
+    const rides = [
+      { id: '1', wait: peak },
+      { id: '2', wait: flat },
+    ];
+    expect(parkRatioOf(profile, rides, at, LA.timezone)).toBeCloseTo(ratio, 1);
+  });
+
+  it('is 1 with nothing learned', () => {
+    expect(parkRatioOf(null, [{ id: '1', wait: 50 }], at, LA.timezone)).toBe(1);
+  });
+});
