@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import type { AstroIntegration } from 'astro';
 import { build } from 'esbuild';
 
@@ -11,12 +14,19 @@ const HEADER = `/**
  * "Embedding the wait-times widget".
  */`;
 
-/** Bundles the <park-waits> element into public/widgets/park-waits.js (git ignores it). */
+const OUTFILE = 'public/widgets/park-waits.js';
+/** What the script may weigh gzipped (docs/wait-times.md): tests/request/wait-times/park-pages.test.ts holds it. */
+export const WIDGET_GZIP_BUDGET = 15 * 1024;
+
+/**
+ * Bundles the <park-waits> element into public/widgets/park-waits.js (git ignores it) and prints
+ * its size as served and gzipped.
+ */
 export async function buildWidget(root = fileURLToPath(new URL('..', import.meta.url))): Promise<void> {
   await build({
     absWorkingDir: root,
     entryPoints: ['src/widget/element.ts'],
-    outfile: 'public/widgets/park-waits.js',
+    outfile: OUTFILE,
     bundle: true,
     format: 'iife',
     // Class fields and private members as written, not rewritten into helpers.
@@ -25,6 +35,11 @@ export async function buildWidget(root = fileURLToPath(new URL('..', import.meta
     banner: { js: HEADER },
     logLevel: 'error',
   });
+  const script = await readFile(path.join(root, OUTFILE));
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  console.info(
+    `Widget: ${OUTFILE}, ${kb(script.byteLength)}, ${kb(gzipSync(script).byteLength)} gzipped (budget ${kb(WIDGET_GZIP_BUDGET)})`,
+  );
 }
 
 /** Astro integration: the widget is written into public/ before the build copies public/ out. */

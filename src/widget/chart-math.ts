@@ -1,4 +1,4 @@
-import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
+import type { BestTime, RideDay, WaitHistory } from '../wait-times/day/history-schemas.ts';
 import type { WaitTimes } from '../wait-times/wait-times-schemas.ts';
 
 export const HALF_HOUR = 30 * 60_000;
@@ -14,8 +14,8 @@ export const mean = (values: readonly Wait[]): number | null => {
 };
 
 /**
- * What the charts share: the time span (the hours with samples or a usual wait), the wait scale,
- * the rides of the day by name and the half hour of "now" (the time of the live data).
+ * What the charts share: the time span (the hours with samples, a usual wait or an outlook), the
+ * wait scale, the rides of the day by name and the half hour of "now" (the time of the live data).
  */
 export type DayView = NonNullable<ReturnType<typeof dayView>>;
 
@@ -32,8 +32,10 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
   if (first.length === 0 && edges.length === 0) return null;
   const now = data.updatedAt;
   const start = Math.min(...first, ...edges);
+  // The outlook reaches as far as any ride's last expected wait (the end of the day, or less).
+  const ahead = day.outlookTimes.filter((t, i) => t > now && day.rides.some((ride) => known(ride.outlook[i])));
   const waits = [
-    ...day.rides.flatMap((ride) => [...ride.waits, ...ride.usual]),
+    ...day.rides.flatMap((ride) => [...ride.waits, ...ride.usual, ...ride.outlook]),
     ...data.rides.flatMap((ride) => (known(ride.forecast) ? [ride.forecast, ride.wait] : [])),
   ];
   const max = waits.reduce<number>((top, wait) => (known(wait) ? Math.max(top, wait) : top), 30);
@@ -41,7 +43,7 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
     day,
     data,
     start,
-    end: Math.max(now + HALF_HOUR, ...edges, start + HALF_HOUR),
+    end: Math.max(now + HALF_HOUR, ...edges, ...ahead, start + HALF_HOUR),
     max: Math.ceil(max / 30) * 30,
     now,
     nowIndex: Math.min(SLOTS - 1, Math.max(0, SLOTS - Math.ceil((day.dayEndsAt - now) / HALF_HOUR))),
@@ -50,7 +52,10 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
   };
 }
 
-/** One chart's series: a wait per sample of the day, a usual wait per half hour, now and soon. */
+/**
+ * One chart's series: a wait per sample of the day, a usual wait per half hour, now, soon (in half
+ * an hour), an expected wait per step of the day's `outlookTimes` and the best time still ahead.
+ */
 export type Series = {
   width: number;
   height: number;
@@ -58,16 +63,21 @@ export type Series = {
   usual: readonly Wait[];
   nowWait: Wait;
   soon: Wait;
+  outlook: readonly Wait[];
+  best: BestTime | null;
 };
 
 const fixed = (value: number) => Math.round(value * 10) / 10;
 
 /**
  * SVG paths of a series against its usual day, by the class that draws each: the usual wait per
- * half hour as a band, today's waits as a line (broken while closed), a line at now, now as a dot
- * and the forecast as a dashed step to a dot; '' for what is not known.
+ * half hour as a band, today's waits as a line (broken while closed), a line at now, now as a dot,
+ * the outlook as a dashed line from now to the end of the day (without one, the forecast as a
+ * dashed step to a dot) and the best time (still ahead) as a `ring` and its `hole`; '' for
+ * what is not known.
  */
-export function chartPaths(view: DayView, { width, height, waits, usual, nowWait, soon }: Series) {
+export function chartPaths(view: DayView, series: Series) {
+  const { width, height, waits, usual, nowWait, soon, outlook, best } = series;
   const x = (t: number) => fixed(((t - view.start) / (view.end - view.start)) * width);
   const y = (wait: number) => fixed(height - (Math.min(wait, view.max) / view.max) * height);
   let band = '';
@@ -76,32 +86,64 @@ export function chartPaths(view: DayView, { width, height, waits, usual, nowWait
     if (known(wait) && to >= 0 && from <= width)
       band += `M${Math.max(0, from)} ${height}V${y(wait)}H${Math.min(width, to)}V${height}Z`;
   });
-  let line = '';
-  view.day.times.forEach((t, i) => {
-    const wait = waits[i];
-    if (!known(wait)) return;
-    const joined = known(waits[i - 1]);
-    line += `${joined ? 'L' : 'M'}${x(t)} ${y(wait)}${joined || known(waits[i + 1]) ? '' : 'h0'}`;
-  });
+  /** A line through the known points, broken where a wait is unknown; a lone point is a dot. */
+  const line = (times: readonly number[], values: readonly Wait[]) => {
+    let d = '';
+    times.forEach((t, i) => {
+      const wait = values[i];
+      if (!known(wait)) return;
+      const joined = known(values[i - 1]);
+      d += `${joined ? 'L' : 'M'}${x(t)} ${y(wait)}${joined || known(values[i + 1]) ? '' : 'h0'}`;
+    });
+    return d;
+  };
   const dot = (t: number, wait: number) => `M${x(t)} ${y(wait)}h0`;
-  const ahead = known(nowWait) && known(soon);
+  const steps = view.day.outlookTimes.flatMap((t, i) => (t > view.now ? [[t, outlook[i]] as const] : []));
+  const later = known(nowWait) && steps.some(([, wait]) => known(wait));
+  const step = !later && known(nowWait) && known(soon);
+  const ring = best ? dot(best.at, best.wait) : '';
   return {
     usual: band,
     nowline: `M${x(view.now)} 0V${height}`,
-    today: line,
-    forecast: ahead ? `M${x(view.now)} ${y(nowWait)}L${x(view.now + HALF_HOUR)} ${y(soon)}` : '',
-    soon: ahead ? dot(view.now + HALF_HOUR, soon) : '',
+    today: line(view.day.times, waits),
+    forecast: later
+      ? line([view.now, ...steps.map(([t]) => t)], [nowWait, ...steps.map(([, wait]) => wait)])
+      : step
+        ? `M${x(view.now)} ${y(nowWait)}L${x(view.now + HALF_HOUR)} ${y(soon)}`
+        : '',
+    soon: step ? dot(view.now + HALF_HOUR, soon) : '',
     now: known(nowWait) ? dot(view.now, nowWait) : '',
+    ring,
+    hole: ring,
   };
 }
 
-/** The park's series: the average wait across rides at each time today and per usual half hour. */
+/**
+ * A ride's best time still ahead, or null (none, or already past: the day is older than the live
+ * data), and whether the wait now is already as short.
+ */
+export function bestAhead(view: DayView, ride: RideDay, wait: Wait) {
+  const best = ride.bestTime;
+  return best && best.at > view.now ? { ...best, now: known(wait) && wait <= best.wait } : null;
+}
+
+/**
+ * The park's series: the average wait across rides at each time today, per usual half hour and per
+ * step of the outlook, and the outlook's lowest average still ahead (the earliest of equals).
+ */
 export function parkSeries(view: DayView) {
   const { day, data, nowIndex } = view;
-  const waits = day.times.map((_, i) => mean(day.rides.map((ride) => ride.waits[i])));
-  const usual = Array.from({ length: SLOTS }, (_, i) => mean(day.rides.map((ride) => ride.usual[i])));
+  const average = (length: number, of: (ride: RideDay) => readonly Wait[]) =>
+    Array.from({ length }, (_, i) => mean(day.rides.map((ride) => of(ride)[i])));
+  const waits = average(day.times.length, (ride) => ride.waits);
+  const usual = average(SLOTS, (ride) => ride.usual);
+  const outlook = average(day.outlookTimes.length, (ride) => ride.outlook);
   const open = data.rides.filter((ride) => ride.open);
   const nowWait = open.length ? Math.round(mean(open.map((ride) => ride.wait)) ?? 0) : null;
   const usualThen = usual[nowIndex];
-  return { waits, usual, nowWait, usualNow: known(usualThen) ? Math.round(usualThen) : null };
+  const lowest = outlook.reduce<BestTime | null>((low, average, i) => {
+    const [at, wait] = [day.outlookTimes[i] ?? 0, Math.round(average ?? Number.NaN)];
+    return known(wait) && at > view.now && (!low || wait < low.wait) ? { at, wait } : low;
+  }, null);
+  return { waits, usual, outlook, nowWait, usualNow: known(usualThen) ? Math.round(usualThen) : null, lowest };
 }

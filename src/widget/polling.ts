@@ -147,8 +147,10 @@ export const isWaitTimes = (body: unknown): body is WaitTimes =>
   Number.isFinite(body.updatedAt) &&
   listOf(body.rides, (r) => typeof r.name === 'string' && Number.isFinite(r.wait) && typeof r.open === 'boolean');
 
+// A day saved before the outlook (no outlookTimes) is not used: the next answer replaces it.
 export const isDay = (body: unknown): body is WaitHistory =>
   isObject(body) &&
   Array.isArray(body.times) &&
+  Array.isArray(body.outlookTimes) &&
   Number.isFinite(body.dayEndsAt) &&
-  listOf(body.rides, (ride) => Array.isArray(ride.waits) && Array.isArray(ride.usual));
+  listOf(body.rides, (ride) => Array.isArray(ride.waits) && Array.isArray(ride.usual) && Array.isArray(ride.outlook));

@@ -58,18 +58,23 @@ a { color: var(--_accent); font-weight: 600; text-underline-offset: 0.15em; }
 .summary { margin: 0 0 0.75rem; }
 .summary p { margin: 0 0 0.375rem; }
 .crowd { font-weight: 600; }
-.axis { display: flex; justify-content: space-between; font-size: 0.75em; color: var(--_muted); }
+.axis { display: flex; justify-content: space-between; gap: 0 0.5rem; font-size: 0.75em; color: var(--_muted); }
+.axis span:not(.legend) { white-space: nowrap; }
 svg { display: block; overflow: visible; }
 .park-chart { inline-size: 100%; block-size: 4.5rem; }
 .chart { inline-size: 100%; block-size: 2.25rem; }
 .usual { fill: var(--_muted); opacity: 0.22; stroke: none; }
-.today, .forecast { fill: none; stroke: var(--_accent); stroke-width: 2; stroke-linejoin: round; stroke-linecap: round; }
-.forecast { stroke-dasharray: 3 3; }
-.now { fill: var(--_accent); }
-.soon { fill: var(--_bg); stroke: var(--_accent); stroke-width: 1.5; }
-.nowline { stroke: var(--_muted); stroke-width: 1; stroke-dasharray: 2 2; }
-.day { vertical-align: middle; inline-size: 9rem; }
-.usually { display: block; font-size: 0.75em; color: var(--_muted); white-space: nowrap; }
+/* Lines and dots keep their size however the chart stretches: a dot is a round cap on a path of length 0. */
+path:where(:not(.usual)) { fill: none; stroke: var(--_accent); stroke-width: 2; stroke-linejoin: round; stroke-linecap: round; }
+.forecast { stroke-dasharray: 3 4; }
+.now { stroke-width: 6; }
+.soon { stroke-width: 4; }
+.ring { stroke-width: 9; }
+.hole { stroke: var(--_bg); stroke-width: 4; }
+.nowline { stroke: var(--_muted); stroke-width: 1; stroke-dasharray: 2 2; stroke-linecap: butt; }
+.day { vertical-align: middle; inline-size: 10rem; }
+.usually, .best { display: block; font-size: 0.75em; color: var(--_muted); white-space: nowrap; }
+.best { white-space: normal; }
 /* Narrow (a phone, a sidebar): room for ride names; "min" stays for screen readers only. */
 @container (max-width: 26rem) {
   .frame { padding: 0.625rem; }
@@ -79,5 +84,8 @@ svg { display: block; overflow: visible; }
   /* The chart shrinks before the ride names do; "usually" stays in the sentence read out. */
   .day { inline-size: 3.75rem; }
   .usually { display: none; }
+  /* The legend goes below the two times. */
+  .axis { flex-wrap: wrap; }
+  .legend { order: 1; inline-size: 100%; }
   tbody th { overflow-wrap: break-word; hyphens: auto; }
 }`;

@@ -1,5 +1,5 @@
 import type { Ride, Trend } from '../wait-times/wait-times-schemas.ts';
-import { chartPaths, type DayView, known, parkSeries, type Series } from './chart-math.ts';
+import { bestAhead, chartPaths, type DayView, known, parkSeries, type Series } from './chart-math.ts';
 
 type Child = Node | string | null | undefined | false;
 type Attributes = Record<string, string | boolean | null | undefined>;
@@ -77,12 +77,22 @@ function chart(view: DayView, series: Series, cls: string, label?: string): SVGE
   );
 }
 
-/** "45 min now, usually 30 at this hour, about 50 in half an hour", or as much as is known. */
-function sentence(ride: Ride, usualNow: number | null | undefined): string {
+type Best = ReturnType<typeof bestAhead>;
+
+/**
+ * "45 min now, usually 30 at this hour, about 50 in half an hour. Best time still ahead: about
+ * 17:30, around 15 min.", or as much as is known.
+ */
+function sentence(ride: Ride, usualNow: number | null | undefined, best: Best, timeZone: string): string {
   const usually = known(usualNow) ? `usually ${usualNow} at this hour` : 'no usual wait learned for this hour yet';
-  if (!ride.open) return `Closed now, ${usually}`;
+  if (!ride.open) return `Closed now, ${usually}.`;
   const soon = known(ride.forecast) ? `, about ${ride.forecast} in half an hour` : '';
-  return `${ride.wait} min now, ${usually}${soon}`;
+  const then = !best
+    ? ''
+    : best.now
+      ? ' Now is as good as it gets today: no shorter wait expected later.'
+      : ` Best time still ahead: about ${clock(best.at, timeZone)}, around ${best.wait} min.`;
+  return `${ride.wait} min now, ${usually}${soon}.${then}`;
 }
 
 function dayCell(ride: Ride, view: DayView | null): HTMLTableCellElement {
@@ -90,12 +100,23 @@ function dayCell(ride: Ride, view: DayView | null): HTMLTableCellElement {
   if (!view || !day) return h('td', { class: 'day none' }, symbol('–'), hidden('no history today'));
   const usualNow = day.usual[view.nowIndex];
   const [nowWait, soon] = ride.open ? [ride.wait, ride.forecast] : [null, null];
+  const best = ride.open ? bestAhead(view, day, nowWait) : null;
+  const { timeZone } = view.day;
+  const series = { width: 120, height: 36, waits: day.waits, usual: day.usual, nowWait, soon, outlook: day.outlook };
   return h(
     'td',
     { class: 'day', part: 'day' },
-    chart(view, { width: 120, height: 36, waits: day.waits, usual: day.usual, nowWait, soon }, 'chart'),
+    // The ring marks the best time, or now when now is as good.
+    chart(view, { ...series, best: best?.now ? { at: view.now, wait: ride.wait } : best }, 'chart'),
     h('span', { class: 'usually', 'aria-hidden': 'true' }, known(usualNow) ? `usually ${usualNow}` : ''),
-    hidden(`${sentence(ride, usualNow)}.`),
+    best &&
+      h(
+        'span',
+        { class: 'best', 'aria-hidden': 'true' },
+        // Lines break after "best" and the time, never inside them (narrow: three short lines).
+        best.now ? 'best now' : `best ${clock(best.at, timeZone).replace(/\s/g, '\u00a0')}, ~${best.wait}\u00a0min`,
+      ),
+    hidden(sentence(ride, usualNow, best, timeZone)),
   );
 }
 
@@ -116,18 +137,22 @@ export function summary(view: DayView): Node[] {
     word && known(crowd.since)
       ? ` Compared ${crowd.comparisons} readings of ${crowd.rides} rides since ${clock(crowd.since, timeZone)}.`
       : '';
-  const { waits, usual, nowWait, usualNow } = parkSeries(view);
+  const { waits, usual, outlook, nowWait, usualNow, lowest } = parkSeries(view);
+  const ahead = lowest
+    ? `; shortest expected later today: about ${lowest.wait} min at ${clock(lowest.at, timeZone)}`
+    : '';
   const label = `Average wait across rides today against a usual day${
-    known(nowWait) ? `: ${nowWait} min now${known(usualNow) ? `, usually ${usualNow} at this hour` : ''}` : ''
+    known(nowWait) ? `: ${nowWait} min now${known(usualNow) ? `, usually ${usualNow} at this hour` : ''}${ahead}` : ''
   }.`;
+  const series = { width: 300, height: 60, waits, usual, nowWait, soon: null, outlook, best: lowest };
   return [
     h('p', {}, h('span', { class: 'crowd', part: 'crowd' }, text), basis),
-    chart(view, { width: 300, height: 60, waits, usual, nowWait, soon: null }, 'park-chart', label),
+    chart(view, series, 'park-chart', label),
     h(
       'p',
       { class: 'axis', 'aria-hidden': 'true' },
       h('span', {}, clock(view.start, timeZone)),
-      h('span', {}, 'line: today · band: usual'),
+      h('span', { class: 'legend' }, 'line: today · dashes: outlook · ring: best time · band: usual'),
       h('span', {}, clock(view.end, timeZone)),
     ),
   ];

@@ -36,7 +36,10 @@ process.env.HOST = '127.0.0.1';
 await import('../../server/main.mts');
 await serveEmbedder();
 
-/** "Another site": a page on its own origin, no CSP of ours, loading the widget from the site. */
+/**
+ * "Another site": a page on its own origin, no CSP of ours, loading the widget from the site; the
+ * third element shows the park with a seeded day, in the dark theme the page chose.
+ */
 async function serveEmbedder(): Promise<void> {
   const page = `<!doctype html>
 <html lang="en">
@@ -45,6 +48,7 @@ async function serveEmbedder(): Promise<void> {
   <body>
     <park-waits park="epcot" class="branded" open-only sort="wait-desc"></park-waits>
     <park-waits park="atlantis"></park-waits>
+    <park-waits park="${PARK_WITH_DAY}" theme="dark"></park-waits>
     <script src="http://127.0.0.1:${SITE_PORT}/widgets/park-waits.js" defer></script>
   </body>
 </html>`;

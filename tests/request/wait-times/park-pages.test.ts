@@ -1,4 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WIDGET_GZIP_BUDGET } from '../../../scripts/build-widget.mts';
 import { PARKS } from '../../../src/wait-times/parks.ts';
 import { type ServedSite, startServedSite } from '../../support/served-site.ts';
 
@@ -92,5 +94,10 @@ describe('the widget script', () => {
     expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await response.text()).toContain('customElements.define(TAG, ParkWaits)');
+  });
+
+  it('stays under its budget of 15 KB gzipped', async () => {
+    const script = Buffer.from(await (await fetch(new URL('/widgets/park-waits.js', site.url))).arrayBuffer());
+    expect(gzipSync(script).byteLength).toBeLessThan(WIDGET_GZIP_BUDGET);
   });
 });

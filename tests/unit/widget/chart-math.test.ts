@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RideDay, WaitHistory } from '../../../src/wait-times/day/history-schemas.ts';
 import type { Ride, WaitTimes } from '../../../src/wait-times/wait-times-schemas.ts';
-import { chartPaths, type DayView, dayView, mean, parkSeries } from '../../../src/widget/chart-math.ts';
+import { bestAhead, chartPaths, type DayView, dayView, mean, parkSeries } from '../../../src/widget/chart-math.ts';
 
 const MINUTE = 60_000;
 const MIDNIGHT = Date.UTC(2026, 6, 4);
@@ -10,7 +10,7 @@ const at = (hours: number, minutes = 0) => MIDNIGHT + (hours * 60 + minutes) * M
 /** The 48 half hours of a usual day, with the given ones known. */
 const usualDay = (known: Record<number, number> = {}) => Array.from({ length: 48 }, (_, i) => known[i] ?? null);
 
-function history(times: number[], rides: RideDay[]): WaitHistory {
+function history(times: number[], rides: RideDay[], outlookTimes: number[] = []): WaitHistory {
   return {
     park: 'epcot',
     date: '2026-07-04',
@@ -20,7 +20,7 @@ function history(times: number[], rides: RideDay[]): WaitHistory {
     updatedAt: times.at(-1) ?? null,
     source: 'queue-times.com',
     times,
-    outlookTimes: [],
+    outlookTimes,
     crowd: { level: null, ratio: null, comparisons: 0, rides: 0, since: null },
     rides,
   };
@@ -33,14 +33,30 @@ const live = (updatedAt: number, rides: Partial<Ride>[]): WaitTimes => ({
 });
 
 // Samples at 10:00, 10:30 and 11:00; the data is from 11:00. Soarin' was closed at 10:30 and has a
-// usual wait for 10:00 and 10:30; Test Track has none.
+// usual wait for 10:00 and 10:30; Test Track has none. The outlook has steps at 11:30, 12:00 and
+// 12:30: Soarin' is expected to be shortest at 12:00 and has no expected wait at 12:30.
 const DAY = history(
   [at(10), at(10, 30), at(11)],
   [
-    { name: 'Soarin’', waits: [10, null, 40], usual: usualDay({ 20: 20, 21: 30 }), outlook: [], bestTime: null },
-    { name: 'Test Track', waits: [20, 30, 50], usual: usualDay(), outlook: [], bestTime: null },
+    {
+      name: 'Soarin’',
+      waits: [10, null, 40],
+      usual: usualDay({ 20: 20, 21: 30 }),
+      outlook: [45, 35, null],
+      bestTime: { at: at(12), wait: 35 },
+    },
+    {
+      name: 'Test Track',
+      waits: [20, 30, 50],
+      usual: usualDay(),
+      outlook: [55, 50, 45],
+      bestTime: { at: at(12, 30), wait: 45 },
+    },
   ],
+  [at(11, 30), at(12), at(12, 30)],
 );
+/** The same day without an outlook (as before the first sample, or with nothing learned). */
+const NO_OUTLOOK = { ...DAY, outlookTimes: [] };
 const LIVE = live(at(11), [
   { name: 'Soarin’', wait: 40, forecast: 45 },
   { name: 'Test Track', wait: 50, forecast: 55 },
@@ -53,14 +69,31 @@ function view(day = DAY, data = LIVE): DayView {
 }
 
 describe('dayView: what the charts of a day share', () => {
-  it('spans the first sample or usual half hour to half an hour after now, on a scale of whole half hours', () => {
+  it('spans the first sample or usual half hour to the end of the outlook, on a scale of whole half hours', () => {
     const shared = view();
     expect(shared.start).toBe(at(10));
-    expect(shared.end).toBe(at(11, 30));
-    expect(shared.max).toBe(60); // the longest wait or forecast (55), rounded up to 30
+    expect(shared.end).toBe(at(12, 30));
+    expect(shared.max).toBe(60); // the longest wait, forecast or expected wait (55), rounded up to 30
     expect(shared.nowIndex).toBe(22); // 11:00–11:29
     expect(shared.slotAt(20)).toBe(at(10));
     expect(shared.byName.get('Test Track')?.waits).toEqual([20, 30, 50]);
+  });
+
+  it.each([
+    ['the last step with an expected wait', DAY, at(12, 30)],
+    [
+      'the last step where any ride has one, not the empty steps after it',
+      { ...DAY, rides: DAY.rides.map((ride) => ({ ...ride, outlook: [...ride.outlook.slice(0, 2), null] })) },
+      at(12),
+    ],
+    ['half an hour after now without an outlook', NO_OUTLOOK, at(11, 30)],
+  ])('ends at %s', (_, day, end) => {
+    expect(view(day).end).toBe(end);
+  });
+
+  it('scales to the longest expected wait too', () => {
+    const busy = { ...DAY, rides: DAY.rides.map((ride) => ({ ...ride, outlook: [95, null, null] })) };
+    expect(view(busy).max).toBe(120);
   });
 
   it('reaches to the end of the last usual half hour when that is later, and the scale is at least 30', () => {
@@ -90,8 +123,9 @@ describe('dayView: what the charts of a day share', () => {
 });
 
 describe('chartPaths: a series against its usual day, as SVG paths', () => {
-  // 90 minutes over 90 units and a scale of 60 over 60: x is minutes since 10:00, y is 60 - wait.
-  const size = { width: 90, height: 60 };
+  // 150 minutes (10:00 to 12:30) over 150 units and a scale of 60 over 60: x is minutes since 10:00,
+  // y is 60 - wait. Without an outlook or a best time unless a test gives them.
+  const size = { width: 150, height: 60, outlook: [], best: null };
 
   it('draws the usual waits as a band, today as a line, now as a dot and the forecast as a step to a dot', () => {
     const [soarin, testTrack] = DAY.rides;
@@ -102,6 +136,8 @@ describe('chartPaths: a series against its usual day, as SVG paths', () => {
       forecast: 'M60 10L90 5',
       soon: 'M90 5h0',
       now: 'M60 10h0',
+      ring: '',
+      hole: '',
     });
     const paths = chartPaths(view(), { ...size, waits: [], usual: soarin?.usual ?? [], nowWait: null, soon: null });
     expect(paths.usual).toBe('M0 60V40H30V60ZM30 60V30H60V60Z');
@@ -122,8 +158,73 @@ describe('chartPaths: a series against its usual day, as SVG paths', () => {
       forecast: '',
       soon: '',
       now: '',
+      ring: '',
+      hole: '',
     });
     expect(chartPaths(view(), { ...size, waits: [], usual: [], nowWait: 500, soon: null }).now).toBe('M60 0h0');
+  });
+});
+
+describe('chartPaths: the outlook to the end of the day and the best time', () => {
+  const series = { width: 150, height: 60, waits: [], usual: [], nowWait: 50, soon: 55, best: null };
+
+  // x: minutes since 10:00 (now is 11:00, the steps 11:30, 12:00, 12:30); y: 60 - wait.
+  it.each([
+    {
+      does: 'continues from the dot at now through every expected wait',
+      outlook: [55, 50, 45],
+      nowWait: 50,
+      forecast: 'M60 10L90 5L120 10L150 15',
+      soon: '',
+    },
+    {
+      does: 'is broken where no wait is expected, and a lone expected wait is a dot',
+      outlook: [55, null, 45],
+      nowWait: 50,
+      forecast: 'M60 10L90 5M150 15h0',
+      soon: '',
+    },
+    {
+      does: 'gives way to the forecast step when no wait is expected at all',
+      outlook: [null, null, null],
+      nowWait: 50,
+      forecast: 'M60 10L90 5',
+      soon: 'M90 5h0',
+    },
+    { does: 'is not drawn while the ride is closed now', outlook: [55, 50, 45], nowWait: null, forecast: '', soon: '' },
+  ])('the dashed line $does', ({ outlook, nowWait, forecast, soon }) => {
+    const paths = chartPaths(view(), { ...series, outlook, nowWait });
+    expect({ forecast: paths.forecast, soon: paths.soon }).toEqual({ forecast, soon });
+  });
+
+  it('leaves out the steps no later than now (a day older than the live data)', () => {
+    const later = view(DAY, live(at(12), [{ name: 'Test Track', wait: 50 }]));
+    expect(chartPaths(later, { ...series, outlook: [55, 50, 45] }).forecast).toBe('M120 10L150 15');
+  });
+
+  it('marks the best time with a ring and its hole, and nothing without one', () => {
+    const paths = chartPaths(view(), { ...series, outlook: [45, 35, null], best: { at: at(12), wait: 35 } });
+    expect([paths.ring, paths.hole]).toEqual(['M120 25h0', 'M120 25h0']);
+    expect(chartPaths(view(), { ...series, outlook: [45, 35, null] }).ring).toBe('');
+  });
+});
+
+describe('bestAhead: a ride’s best time still ahead, against the wait now', () => {
+  const [soarin] = DAY.rides; // shortest expected: 35 at 12:00
+  if (!soarin) throw new Error('no ride');
+
+  it.each([
+    ['is ahead, the wait now being longer', 40, { at: at(12), wait: 35, now: false }],
+    ['says now is as good when the wait now is as short', 35, { at: at(12), wait: 35, now: true }],
+    ['says now is as good when the wait now is shorter', 30, { at: at(12), wait: 35, now: true }],
+    ['is ahead without a wait now to compare', null, { at: at(12), wait: 35, now: false }],
+  ])('%s', (_, wait, best) => {
+    expect(bestAhead(view(), soarin, wait)).toEqual(best);
+  });
+
+  it('is null when the ride has none, or when it is no longer ahead of the live data', () => {
+    expect(bestAhead(view(), { ...soarin, bestTime: null }, 40)).toBeNull();
+    expect(bestAhead(view(DAY, live(at(12), [])), soarin, 40)).toBeNull();
   });
 });
 
@@ -135,6 +236,19 @@ describe('parkSeries: the park’s average day', () => {
     expect(series.usual[19]).toBeNull();
     expect(series.nowWait).toBe(45);
     expect(series.usualNow).toBeNull(); // no ride has a usual wait for 11:00
+  });
+
+  it('averages the expected waits per step, and the lowest still ahead is the earliest of the shortest', () => {
+    const series = parkSeries(view());
+    expect(series.outlook).toEqual([50, 42.5, 45]);
+    expect(series.lowest).toEqual({ at: at(12), wait: 43 });
+    const level = { ...DAY, rides: DAY.rides.map((ride) => ({ ...ride, outlook: [40, 40, 40] })) };
+    expect(parkSeries(view(level)).lowest).toEqual({ at: at(11, 30), wait: 40 });
+  });
+
+  it('has no lowest ahead once every step is past, or without an outlook', () => {
+    expect(parkSeries(view(DAY, live(at(12, 30), [{ name: 'Soarin’', wait: 40 }]))).lowest).toBeNull();
+    expect(parkSeries(view(NO_OUTLOOK)).lowest).toBeNull();
   });
 
   it('has no wait now when every ride is closed', () => {

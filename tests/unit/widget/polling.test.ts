@@ -195,8 +195,15 @@ describe('the checks of a received or saved body', () => {
     expect(isWaitTimes({ updatedAt: 1, source: 'queue-times.com', rides: [ride] })).toBe(true);
     expect(isWaitTimes({ updatedAt: 1, rides: [{ ...ride, wait: '5' }] })).toBe(false);
     expect(isWaitTimes({ rides: [] })).toBe(false);
-    expect(isDay({ times: [], dayEndsAt: 1, rides: [{ name: 'Soarin’', waits: [], usual: [] }] })).toBe(true);
-    expect(isDay({ times: [], dayEndsAt: 1, rides: [null] })).toBe(false);
+    const day = { times: [], outlookTimes: [], dayEndsAt: 1 };
+    expect(isDay({ ...day, rides: [{ name: 'Soarin’', waits: [], usual: [], outlook: [] }] })).toBe(true);
+    expect(isDay({ ...day, rides: [null] })).toBe(false);
     expect(isDay(null)).toBe(false);
+  });
+
+  it('refuse a day saved before the outlook, so the next answer replaces it', () => {
+    const ride = { name: 'Soarin’', waits: [], usual: [] };
+    expect(isDay({ times: [], dayEndsAt: 1, rides: [ride] })).toBe(false);
+    expect(isDay({ times: [], outlookTimes: [], dayEndsAt: 1, rides: [ride] })).toBe(false);
   });
 });
