@@ -1,3 +1,5 @@
+import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
+
 /**
  * Reads posted-wait series in TouringPlans' published CSV format: a header row, then one row per
  * observation. Columns are found by name (their order differs between TouringPlans releases):
@@ -26,6 +28,8 @@ export interface PostedSeries {
 export const DOWN = -999;
 const DAY_STARTS_AT_HOUR = 4;
 const HOUR = 3_600_000;
+const GRID_MS = 5 * 60_000;
+const STILL_POSTED_MS = 15 * 60_000;
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
 /**
@@ -81,4 +85,28 @@ function wallClockOf(text: string): number | undefined {
 function unquote(cell: string): string {
   const trimmed = cell.trim();
   return trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
+}
+
+/**
+ * The park as the service would have sampled it: every 5 minutes of UTC time, each ride's last
+ * posted wait if at most 15 minutes old (rides without one are not listed; times with none at all
+ * are skipped). TouringPlans' rows come every ~7 minutes, ride by ride.
+ */
+export function gridSamples(rides: readonly { id: string; samples: readonly PostedSample[] }[]): HistorySample[] {
+  const first = Math.min(...rides.map((ride) => ride.samples[0]?.at ?? Number.POSITIVE_INFINITY));
+  const last = Math.max(...rides.map((ride) => ride.samples.at(-1)?.at ?? Number.NEGATIVE_INFINITY));
+  const cursors = rides.map(() => 0);
+  const samples: HistorySample[] = [];
+  for (let at = Math.ceil(first / GRID_MS) * GRID_MS; at <= last; at += GRID_MS) {
+    const waits: Record<string, number | null> = {};
+    rides.forEach(({ id, samples: rows }, index) => {
+      let cursor = cursors[index] ?? 0;
+      while ((rows[cursor + 1]?.at ?? Number.POSITIVE_INFINITY) <= at) cursor++;
+      cursors[index] = cursor;
+      const row = rows[cursor];
+      if (row && row.at <= at && at - row.at <= STILL_POSTED_MS) waits[id] = row.wait;
+    });
+    if (Object.keys(waits).length > 0) samples.push({ at, waits });
+  }
+  return samples;
 }

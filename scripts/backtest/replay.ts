@@ -1,172 +1,174 @@
-import { FORECAST_HORIZON_MS, trendAndForecastOf } from '../../src/wait-times/forecast/forecast.ts';
+import { dayBoundsOf, localDateOf } from '../../src/wait-times/day/park-day.ts';
+import {
+  chainedWait,
+  expectedWait,
+  halfHoursBetween,
+  parkRatioOf,
+  rideOutlookOf,
+  toStep,
+} from '../../src/wait-times/forecast/outlook.ts';
+import { bucketOf, usualWaitOf } from '../../src/wait-times/forecast/wait-profile.ts';
+import type { WaitProfile } from '../../src/wait-times/forecast/wait-profile-schemas.ts';
+import { minuteOfDay } from '../../src/wait-times/local-time.ts';
+import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
 import { memoryHistory, recordSample } from '../../src/wait-times/wait-history.ts';
-import type { PostedSample } from './posted-waits.ts';
+import { type Split, type Sums, Tally } from './tally.ts';
 
 /**
- * Replays a posted-wait series through the service's own code, in time order, with the clock
- * driven by the data: each observation becomes a history sample recorded by `recordSample` (the
- * same history pruning, 30-minute pairing and profile learning as GET /api/wait-times, on an
- * in-memory store that round-trips records through their schemas like Blobs), and each forecast
- * and trend comes from `trendAndForecastOf`, the function the endpoint answers with. The model only ever
- * sees the past. The first `learnShare` of the park days only teach; forecasts are scored on the
- * days after them (learning goes on, as it would in production).
+ * Replays one park through the service's own code in time order, the clock driven by the data:
+ * each park sample is recorded by `recordSample` on an in-memory history (the pruning, pairing and
+ * profile learning of GET /api/wait-times, records round-tripped through their schemas), and each
+ * forecast is what GET /api/wait-times/history would answer then: `parkRatioOf` over the rides'
+ * waits in the latest sample, `expectedWait` per horizon, `rideOutlookOf` for the best time. The
+ * model only sees the past; the future is read only to score. Park days in time order: the first
+ * `trainShare` are training, the rest validation.
  */
 
 const MINUTE = 60_000;
-/** Forecasts are scored against the posted wait 30 minutes later… */
-export const HORIZON_MS = FORECAST_HORIZON_MS;
-/** …taken as the last observation at or before that moment, if it is at most this old. */
-export const TARGET_MAX_AGE_MS = 15 * MINUTE;
-const RIDE_ID = '1';
+const HOUR = 60 * MINUTE;
+/** An observation stands for the posted wait this long (outcomes, the wait at the best time). */
+export const MAX_AGE_MS = 15 * MINUTE;
+/** A park day runs from 04:00 (TouringPlans' files put times after midnight on the day before). */
+const DAY_STARTS_AT_MS = 4 * HOUR;
 
-export interface MethodScore {
-  /** Mean absolute error, minutes. */
-  mae: number;
-  /** Share of forecasts within 5 and within 10 minutes of the outcome (0–1). */
-  within5: number;
-  within10: number;
-}
-
-export interface CallScore {
-  /** How often the call was made, how often the wait then moved at all, and how often that way. */
-  calls: number;
-  moved: number;
-  hits: number;
-}
-
-export interface ReplayResult {
-  samples: number;
-  learnDays: { count: number; first: string | undefined; last: string | undefined };
-  testDays: { count: number; first: string | undefined; last: string | undefined };
-  /** Scored forecasts: open ride, an outcome 30 minutes later, on a test day. */
-  scored: number;
-  persistence: MethodScore;
-  linear: MethodScore;
-  ours: MethodScore;
-  /** Trend `up`/`down` against the sign of the change over the next 30 minutes. */
-  trend: { up: CallScore; down: CallScore; flat: number };
-  /** The same question for our forecast's direction (above or below the wait now). */
-  forecastDirection: { up: CallScore; down: CallScore };
-  /** Bytes of the stored profile record at the end (one ride). */
-  profileBytes: number;
-}
+/** A posted wait as the upstream gave it; null: down or closed. */
+export type Observation = { at: number; wait: number | null };
+export type RideSeries = { id: string; name: string; observations: readonly Observation[] };
+/** A park as the service samples it: each sample's waits by ride id (null: closed; missing: not listed). */
+export type ParkSeries = { rides: readonly RideSeries[]; samples: readonly HistorySample[] };
 
 export interface ReplayOptions {
   timeZone: string;
-  /** Share of the park days used only for learning before scoring starts (0–1). */
-  learnShare: number;
+  /** Share of the park days, first in time, that are training (0–1). */
+  trainShare: number;
+  /** Minutes ahead to score. */
+  horizons: readonly number[];
+  /** `--fit`: stop at the first validation day; keep `[outcome − wait, chained − wait, ratio·usual − wait]` per horizon. */
+  fitOnly?: boolean;
 }
 
-class Errors {
-  private sum = 0;
-  private within5 = 0;
-  private within10 = 0;
-  private count = 0;
-  add(forecast: number, outcome: number): void {
-    const error = Math.abs(forecast - outcome);
-    this.sum += error;
-    if (error <= 5) this.within5++;
-    if (error <= 10) this.within10++;
-    this.count++;
-  }
-  score(): MethodScore {
-    const n = Math.max(1, this.count);
-    return { mae: this.sum / n, within5: this.within5 / n, within10: this.within10 / n };
-  }
-}
+export const parkDayOf = (at: number, timeZone: string) => localDateOf(at - DAY_STARTS_AT_MS, timeZone);
 
-const call = (): CallScore => ({ calls: 0, moved: 0, hits: 0 });
+/** Index of the last observation at or before `at`, or −1. */
+function lastAtOrBefore(observations: readonly Observation[], at: number): number {
+  let [low, high] = [0, observations.length - 1];
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if ((observations[middle]?.at ?? 0) <= at) low = middle + 1;
+    else high = middle - 1;
+  }
+  return high;
+}
 
 /**
- * The outcome of a forecast made at `samples[index]`: the last observation at or before 30
- * minutes later, if it is later than the origin and at most 15 minutes old; `undefined` when
- * there is none (then the origin is not scored) and `null` when the ride was down then. `hint`
- * is an index to search on from (the search only moves forward as origins move forward).
+ * The wait posted at `at`: the last observation at or before it (`nearest`: the nearest either
+ * side), at most 15 minutes away; undefined when there is none, null when the ride was down.
  */
-export function outcomeAfter(
-  samples: readonly PostedSample[],
-  index: number,
-  hint = index,
-): { wait: number | null | undefined; last: number } {
-  const origin = samples[index];
-  if (!origin) return { wait: undefined, last: hint };
-  const target = origin.at + HORIZON_MS;
-  let last = Math.max(hint, index);
-  while ((samples[last + 1]?.at ?? Number.POSITIVE_INFINITY) <= target) last++;
-  const observed = last > index ? samples[last] : undefined;
-  return { wait: observed && target - observed.at <= TARGET_MAX_AGE_MS ? observed.wait : undefined, last };
+export function postedAt(observations: readonly Observation[], at: number, nearest = false): number | null | undefined {
+  const index = lastAtOrBefore(observations, at);
+  const found = [observations[index], nearest ? observations[index + 1] : undefined]
+    .filter((seen): seen is Observation => seen !== undefined && Math.abs(seen.at - at) <= MAX_AGE_MS)
+    .sort((a, b) => Math.abs(a.at - at) - Math.abs(b.at - at));
+  return found[0]?.wait;
 }
 
-export async function replay(samples: readonly PostedSample[], options: ReplayOptions): Promise<ReplayResult> {
-  const days = [...new Set(samples.map((sample) => sample.day))].sort();
-  const learnCount = Math.min(days.length, Math.floor(days.length * options.learnShare));
-  const firstTestDay = days[learnCount];
+/**
+ * The best-time check at one origin: the ride's `bestTime` over the rest of the local day, as the
+ * endpoint gives it, against what was posted: the wait nearest the best time and the mean of the
+ * open waits after the origin until local midnight. `afterClose`: the best time fell after the
+ * ride's last open wait that day; `unverified`: down then, or nothing posted near it. Undefined
+ * when nothing is posted after the origin.
+ */
+export function bestTimeCheck(
+  ride: RideSeries,
+  origin: { at: number; wait: number },
+  profile: WaitProfile | null,
+  parkRatio: number,
+  timeZone: string,
+): Sums | undefined {
+  const { endsAt } = dayBoundsOf(localDateOf(origin.at, timeZone), timeZone);
+  const rest = ride.observations
+    .slice(lastAtOrBefore(ride.observations, origin.at) + 1, lastAtOrBefore(ride.observations, endsAt - 1) + 1)
+    .filter((seen): seen is { at: number; wait: number } => seen.wait !== null);
+  const lastOpen = rest.at(-1);
+  if (!lastOpen) return undefined;
+  const times = halfHoursBetween(origin.at, endsAt, timeZone);
+  const { bestTime } = rideOutlookOf(
+    profile,
+    { id: ride.id, wait: origin.wait },
+    origin.at,
+    times,
+    timeZone,
+    parkRatio,
+  );
+  if (bestTime === null) return { checks: 1, noBestTime: 1 };
+  const posted = postedAt(ride.observations, bestTime.at, true);
+  if (posted === null || posted === undefined) {
+    return { checks: 1, [bestTime.at > lastOpen.at ? 'afterClose' : 'unverified']: 1 };
+  }
+  const waits = rest.map(({ wait }) => wait);
+  const restMean = waits.reduce((sum, wait) => sum + wait, 0) / waits.length;
+  return { checks: 1, compared: 1, atBest: posted, restMean, now: origin.wait, lowest: Math.min(...waits) };
+}
+
+export async function replay(park: ParkSeries, options: ReplayOptions) {
+  const { timeZone, horizons } = options;
+  const allDays = [...new Set(park.samples.map((sample) => parkDayOf(sample.at, timeZone)))].sort();
+  const trainCount = Math.floor(allDays.length * options.trainShare);
+  const days = { training: allDays.slice(0, trainCount), validation: allDays.slice(trainCount) };
   const history = memoryHistory();
-  const persistence = new Errors();
-  const linear = new Errors();
-  const ours = new Errors();
-  const trend = { up: call(), down: call(), flat: 0 };
-  const forecastDirection = { up: call(), down: call() };
-  let scored = 0;
-  let cursor = 0;
+  const tally = new Tally();
+  const fitRows = new Map<number, [number, number, number][]>(horizons.map((horizon) => [horizon, []]));
+  const openedAt = new Map<string, number>();
+  const nextCheckAt = new Map<string, number>();
+  let today = '';
 
-  for (const [index, posted] of samples.entries()) {
-    const { earlier, profile } = await recordSample(
-      history,
-      { at: posted.at, waits: { [RIDE_ID]: posted.wait } },
-      options.timeZone,
-    );
-    if (firstTestDay === undefined || posted.day < firstTestDay || posted.wait === null) continue;
-    const outcome = outcomeAfter(samples, index, cursor);
-    cursor = outcome.last;
-    if (outcome.wait === null || outcome.wait === undefined) continue;
-    const wait = posted.wait;
-    const ride = { id: RIDE_ID, wait, open: true };
-    const outlook = trendAndForecastOf(ride, earlier, profile, posted.at, options.timeZone);
-    const forecast = outlook.forecast ?? wait; // never null: the ride is open
-    const change = outcome.wait - wait;
-    scored++;
-    persistence.add(wait, outcome.wait);
-    linear.add(linearExtrapolation(wait, posted.at, earlier?.at, earlier?.waits[RIDE_ID]), outcome.wait);
-    ours.add(forecast, outcome.wait);
-    if (outlook.trend === 'flat') trend.flat++;
-    else tally(trend[outlook.trend], outlook.trend === 'up' ? 1 : -1, change);
-    if (forecast > wait) tally(forecastDirection.up, 1, change);
-    if (forecast < wait) tally(forecastDirection.down, -1, change);
+  for (const sample of park.samples) {
+    const day = parkDayOf(sample.at, timeZone);
+    const split: Split = day < (days.validation[0] ?? '~') ? 'training' : 'validation';
+    if (options.fitOnly && split === 'validation') break;
+    if (day !== today) {
+      today = day;
+      openedAt.clear();
+      nextCheckAt.clear();
+    }
+    const { profile } = await recordSample(history, sample, timeZone);
+    const latest = Object.entries(sample.waits).map(([id, wait]) => ({ id, wait }));
+    const parkRatio = parkRatioOf(profile, latest, sample.at, timeZone);
+
+    for (const ride of park.rides) {
+      const wait = sample.waits[ride.id];
+      if (wait === null || wait === undefined) continue;
+      const opened = openedAt.get(ride.id) ?? sample.at;
+      openedAt.set(ride.id, opened);
+      const segment = sample.at - opened < HOUR ? 'first hour' : wait >= 40 ? 'wait ≥ 40' : 'rest';
+      for (const horizon of horizons) {
+        const to = sample.at + horizon * MINUTE;
+        const outcome = postedAt(ride.observations, to);
+        if (outcome === null || outcome === undefined) continue;
+        const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
+        if (options.fitOnly) {
+          const chained = chainedWait(profile, { id: ride.id, wait }, sample.at, to, timeZone);
+          if (usual !== null) fitRows.get(horizon)?.push([outcome - wait, chained - wait, parkRatio * usual - wait]);
+          continue;
+        }
+        const expected = expectedWait(profile, { id: ride.id, wait }, sample.at, to, timeZone, parkRatio);
+        const ours = expected === null ? wait : toStep(expected);
+        tally.add(split, ride.name, [`${segment} ${horizon}`, `all ${horizon}`], {
+          n: 1,
+          ours: Math.abs(ours - outcome),
+          persistence: Math.abs(wait - outcome),
+          usual: Math.abs((usual ?? wait) - outcome),
+          usualUnknown: Number(usual === null),
+          oursUnknown: Number(expected === null),
+        });
+      }
+      // Best time: at the ride's first open sample of the day, then at the first open one of each later hour.
+      if (options.fitOnly || sample.at < (nextCheckAt.get(ride.id) ?? opened)) continue;
+      nextCheckAt.set(ride.id, opened + HOUR * (Math.floor((sample.at - opened) / HOUR) + 1));
+      const check = bestTimeCheck(ride, { at: sample.at, wait }, profile, parkRatio, timeZone);
+      if (check) tally.add(split, ride.name, ['best time'], check);
+    }
   }
-
-  const learnDays = days.slice(0, learnCount);
-  const testDays = days.slice(learnCount);
-  return {
-    samples: samples.length,
-    learnDays: { count: learnDays.length, first: learnDays[0], last: learnDays.at(-1) },
-    testDays: { count: testDays.length, first: testDays[0], last: testDays.at(-1) },
-    scored,
-    persistence: persistence.score(),
-    linear: linear.score(),
-    ours: ours.score(),
-    trend,
-    forecastDirection,
-    profileBytes: history.profileBytes(),
-  };
-}
-
-/**
- * Straight-line extrapolation of the change since the trend's comparison sample (20–45 minutes
- * earlier), scaled to 30 minutes, never below 0; persistence when there is no such sample.
- */
-export function linearExtrapolation(
-  wait: number,
-  at: number,
-  earlierAt: number | undefined,
-  earlierWait: number | null | undefined,
-): number {
-  if (earlierAt === undefined || earlierWait === null || earlierWait === undefined || earlierAt >= at) return wait;
-  return Math.max(0, wait + ((wait - earlierWait) * HORIZON_MS) / (at - earlierAt));
-}
-
-function tally(score: CallScore, direction: 1 | -1, change: number): void {
-  score.calls++;
-  if (change !== 0) score.moved++;
-  if (Math.sign(change) === direction) score.hits++;
+  return { days, tally, fitRows };
 }

@@ -36,7 +36,7 @@ export function forecastOf(
   return toStep(expectedWait(profile, { id: String(ride.id), wait: ride.wait }, at, to, timeZone, 1));
 }
 
-/** Trend and forecast of one ride as GET /api/wait-times answers them (the backtest replays this). */
+/** Trend and forecast of one ride as GET /api/wait-times answers them. */
 export function trendAndForecastOf(
   ride: { id: number | string; wait: number; open: boolean },
   earlier: HistorySample | null,

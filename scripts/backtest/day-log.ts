@@ -1,0 +1,122 @@
+import { type DayRecord, DayRecordSchema } from '../../src/wait-times/day/history-schemas.ts';
+import { addSamples, emptyDay, localDateOf } from '../../src/wait-times/day/park-day.ts';
+import { fromWallClock } from '../../src/wait-times/local-time.ts';
+import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
+import type { Observation, ParkSeries, RideSeries } from './replay.ts';
+
+/**
+ * A queue-times sample log as production keeps it: the park's day records (`day/<slug>/<YYYY-MM-DD>`
+ * in the `wait-times` Blobs store, `DayRecordSchema`), one JSON record per line (`.jsonl`). A
+ * record holds the day's sample times (at most one per 5-minute slot, taken whenever someone
+ * asked: every 5 to 15 minutes, irregular) and each ride's name and waits in step with them
+ * (null: closed or not listed). `toDayLog` writes such a log from a CSV of queue-times waits.
+ */
+
+/** Reads a day log, checking every record against the production schema. */
+export function parseDayLog(text: string): DayRecord[] {
+  return text
+    .split(/\r?\n/)
+    .map((line, index) => ({ line, number: index + 1 }))
+    .filter(({ line }) => line.trim() !== '')
+    .map(({ line, number }) => {
+      const parsed = DayRecordSchema.safeParse(parseJson(line));
+      if (parsed.success) return parsed.data;
+      const [issue] = parsed.error.issues;
+      throw new Error(
+        `line ${number} is not a day record: ${issue?.path.join('.') || 'the record'}: ${issue?.message}`,
+      );
+    });
+}
+
+function parseJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The park in a day log: its samples in time order and each ride's observations. */
+export function parkOfDayLog(days: readonly DayRecord[]): ParkSeries {
+  const byTime = new Map<number, HistorySample>();
+  const rides = new Map<string, RideSeries & { observations: Observation[] }>();
+  for (const day of days) {
+    day.times.forEach((at, index) => {
+      const waits: Record<string, number | null> = {};
+      for (const [id, ride] of Object.entries(day.rides)) {
+        const wait = ride.waits[index] ?? null;
+        waits[id] = wait;
+        const series = rides.get(id) ?? { id, name: ride.name, observations: [] };
+        series.observations.push({ at, wait });
+        rides.set(id, series);
+      }
+      byTime.set(at, { at, waits });
+    });
+  }
+  for (const series of rides.values()) series.observations.sort((a, b) => a.at - b.at);
+  return { rides: [...rides.values()], samples: [...byTime.values()].sort((a, b) => a.at - b.at) };
+}
+
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * The day log (one JSON day record per line) of a CSV of queue-times waits as collectors write it,
+ * one row per ride and fetch, columns found by name: `timestamp` (ISO with an offset, or the
+ * park's wall clock), `ride_id`, `ride_name`, `is_open`, `wait_time` (the API's field names).
+ * Rows with one timestamp are one sample, taken as the service takes them (`ridesOf`,
+ * `sampleOf`): the wait rounded, null while not open; the days are built by `addSamples`, as
+ * `recordDay` builds them.
+ */
+export function toDayLog(csv: string, timeZone: string): string {
+  const [header = [], ...rows] = csv
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .map(cellsOf);
+  const column = (name: string) => {
+    const index = header.indexOf(name);
+    if (index < 0) throw new Error(`expected a "${name}" column, got: ${header.join(',')}`);
+    return index;
+  };
+  const [time, id, name, open, wait] = ['timestamp', 'ride_id', 'ride_name', 'is_open', 'wait_time'].map(column);
+  const samples = new Map<number, HistorySample>();
+  const names: Record<string, string> = {};
+  for (const cells of rows) {
+    const cell = (index = -1) => cells[index] ?? '';
+    const at = unixOf(cell(time), timeZone);
+    const minutes = Number(cell(wait));
+    if (at === undefined || !Number.isFinite(minutes) || minutes < 0) throw new Error(`unreadable row: ${cells}`);
+    const sample = samples.get(at) ?? { at, waits: {} };
+    sample.waits[cell(id)] = /^true$/i.test(cell(open)) ? Math.round(minutes) : null;
+    names[cell(id)] = cell(name).trim();
+    samples.set(at, sample);
+  }
+  const days = new Map<string, DayRecord>();
+  for (const sample of [...samples.values()].sort((a, b) => a.at - b.at)) {
+    const date = localDateOf(sample.at, timeZone);
+    days.set(date, addSamples(days.get(date) ?? emptyDay(date), [sample], names));
+  }
+  return [...days.values()].map((day) => `${JSON.stringify(DayRecordSchema.parse(day))}\n`).join('');
+}
+
+function unixOf(timestamp: string, timeZone: string): number | undefined {
+  const match = TIMESTAMP.exec(timestamp.trim());
+  if (!match) return undefined;
+  const [, date, time, zone] = match;
+  const parsed = Date.parse(`${date}T${time}${zone ?? 'Z'}`);
+  if (Number.isNaN(parsed)) return undefined;
+  return zone ? parsed : fromWallClock(parsed, timeZone);
+}
+
+/** One CSV line's cells: quoted cells may hold commas and doubled quotes. */
+function cellsOf(line: string): string[] {
+  const cells: string[] = [];
+  let [cell, quoted] = ['', false];
+  for (let index = 0; index < line.length; index++) {
+    const char = line.charAt(index);
+    if (char === '"' && quoted && line.charAt(index + 1) === '"') [cell, index] = [`${cell}"`, index + 1];
+    else if (char === '"') quoted = !quoted;
+    else if (char === ',' && !quoted) [cells[cells.length], cell] = [cell, ''];
+    else cell += char;
+  }
+  return [...cells, cell];
+}
