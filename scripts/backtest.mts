@@ -110,8 +110,8 @@ function report(split: Split, title: string): void {
     `## ${title}\n\n${table(['Series', 'Segment', 'n (30 min)', ...HORIZONS.map((h) => `${h} min`)], rows)}`,
   );
   const unknown = HORIZONS.map((h) => {
-    const { n = 0, usualUnknown = 0, oursUnknown = 0 } = tally.get(split, POOLED, `all ${h}`) ?? {};
-    return `${h} min: ${n} (usual not learned ${percent(usualUnknown / (n || 1))}, model null ${percent(oursUnknown / (n || 1))})`;
+    const { n = 0, usualUnknown = 0 } = tally.get(split, POOLED, `all ${h}`) ?? {};
+    return `${h} min: ${n} (usual not learned ${percent(usualUnknown / (n || 1))})`;
   });
   console.info(`\nPooled forecasts scored: ${unknown.join('; ')}.\n\nBest time (${split} days):\n`);
   const head = ['Series', 'Checks', 'No best time', 'After the ride closed', 'Not verifiable', 'Posted at best'];

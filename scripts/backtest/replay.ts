@@ -153,14 +153,13 @@ export async function replay(park: ParkSeries, options: ReplayOptions) {
           continue;
         }
         const expected = expectedWait(profile, { id: ride.id, wait }, sample.at, to, timeZone, parkRatio);
-        const ours = expected === null ? wait : toStep(expected);
+        const ours = toStep(expected);
         tally.add(split, ride.name, [`${segment} ${horizon}`, `all ${horizon}`], {
           n: 1,
           ours: Math.abs(ours - outcome),
           persistence: Math.abs(wait - outcome),
           usual: Math.abs((usual ?? wait) - outcome),
           usualUnknown: Number(usual === null),
-          oursUnknown: Number(expected === null),
         });
       }
       // Best time: at the ride's first open sample of the day, then at the first open one of each later hour.

@@ -13,12 +13,16 @@ const minutes = z.number().check(z.minimum(0), z.maximum(1000));
 const shift = z.number().check(z.minimum(-1000), z.maximum(1000));
 const count = z.int().check(z.minimum(0), z.maximum(MAX_OBSERVATIONS));
 
+const share = z.number().check(z.minimum(0), z.maximum(1));
+
 /**
  * One ride's half hour as a compact tuple `[level, spread, lowShift, lowCount, usualShift,
- * usualCount, highShift, highCount]`: the typical wait and miss (minutes, exponentially weighted),
- * and per band (wait below, near or above `level`) the running median of the 30-minute change.
+ * usualCount, highShift, highCount, openShare]`: the typical wait and miss (minutes, exponentially
+ * weighted), per band (wait below, near or above `level`) the running median of the 30-minute
+ * change, and how often the ride is open in this half hour (exponentially weighted, 0–1; records
+ * written before it was kept lack it and count as open).
  */
-const ProfileBucketSchema = z.tuple([minutes, minutes, shift, count, shift, count, shift, count]);
+const ProfileBucketSchema = z.tuple([minutes, minutes, shift, count, shift, count, shift, count, z.optional(share)]);
 export type ProfileBucket = z.output<typeof ProfileBucketSchema>;
 
 /**

@@ -33,6 +33,9 @@ const INITIAL_SPREAD = 5;
 /** Weight of a new observation in the exponentially weighted level and spread. */
 const LEVEL_WEIGHT = 0.05;
 const SPREAD_WEIGHT = 0.05;
+/** Weight of each sample in a half hour's open share, and the share from which it is usually open. */
+const OPEN_WEIGHT = 0.05;
+const USUALLY_OPEN = 0.5;
 /** A ride not seen for this long (removed, or closed for the season) is forgotten. */
 export const FORGET_RIDE_AFTER_MS = 60 * 24 * 60 * 60_000;
 
@@ -61,7 +64,8 @@ const round = (value: number, decimals: number) => Math.round(value * 10 ** deci
 /**
  * Learns from one pair of samples: for every ride open in both with a plausible wait, the change
  * from `earlier` to `now` is an observation for the slot of `earlier` (`localMinute` is its
- * park-local minute of day). Returns a new profile.
+ * park-local minute of day); a ride closed in `earlier` lowers that slot's open share, so that a
+ * few late-closing days do not make the late hours usual. Returns a new profile.
  */
 export function updateProfile(
   profile: WaitProfile,
@@ -73,10 +77,14 @@ export function updateProfile(
   let rides: Record<string, RideProfile> | undefined;
   for (const [id, waitThen] of Object.entries(earlier.waits)) {
     const waitNow = now.waits[id];
-    if (waitThen === null || waitNow === null || waitNow === undefined) continue;
-    if (waitThen > MAX_WAIT_MINUTES || waitNow > MAX_WAIT_MINUTES) continue; // an upstream glitch
     const ride = profile.rides[id];
-    const bucket = observe(ride?.buckets[slot], waitThen, waitNow - waitThen);
+    const known = ride?.buckets[slot];
+    let bucket: ProfileBucket | undefined;
+    if (waitThen === null) bucket = known && withOpenShare(known, 0);
+    else if (waitNow !== null && waitNow !== undefined && waitThen <= MAX_WAIT_MINUTES && waitNow <= MAX_WAIT_MINUTES) {
+      bucket = withOpenShare(observe(known, waitThen, waitNow - waitThen), 1); // longer waits: an upstream glitch
+    }
+    if (!bucket) continue;
     rides ??= { ...profile.rides };
     rides[id] = { seen: Math.max(ride?.seen ?? 0, now.at), buckets: { ...ride?.buckets, [slot]: bucket } };
   }
@@ -100,6 +108,13 @@ function observe(bucket: ProfileBucket | undefined, wait: number, change: number
   return next;
 }
 
+function withOpenShare(bucket: ProfileBucket, open: 0 | 1): ProfileBucket {
+  const share = bucket[8] ?? 1;
+  const next: ProfileBucket = [...bucket];
+  next[8] = round(share + OPEN_WEIGHT * (open - share), 3);
+  return next;
+}
+
 /** The learned change of a ride's wait over the next 30 minutes, or 0 while too little is known. */
 export function expectedChange(profile: WaitProfile | null, rideId: string, wait: number, localMinute: number): number {
   const bucket = profile?.rides[rideId]?.buckets[String(bucketOf(localMinute))];
@@ -111,12 +126,12 @@ export function expectedChange(profile: WaitProfile | null, rideId: string, wait
 /** A half hour's learned level counts as "usual" from this many observations (about a day). */
 export const MIN_USUAL_OBSERVATIONS = 6;
 
-/** A ride's usual wait in a half hour of the local day (0–47), or null while not learned. */
+/** A ride's usual wait in a half hour of the local day (0–47), or null while not learned or usually closed then. */
 export function usualWaitOf(profile: WaitProfile | null, rideId: string, bucket: number): number | null {
   const learned = profile?.rides[rideId]?.buckets[String(bucket)];
   if (!learned) return null;
-  const [level, , , low, , near, , high] = learned;
-  return low + near + high >= MIN_USUAL_OBSERVATIONS ? level : null;
+  const [level, , , low, , near, , high, openShare = 1] = learned;
+  return low + near + high >= MIN_USUAL_OBSERVATIONS && openShare >= USUALLY_OPEN ? level : null;
 }
 
 /** Forgets rides unseen for `FORGET_RIDE_AFTER_MS` and, past `MAX_PROFILE_RIDES`, the least recently seen. */

@@ -44,13 +44,25 @@ function usualWaits(minute: number, crowd = 1): Record<string, number | null> {
   };
 }
 
-/** A profile learned by the service's own `recordSample` from `days` usual days before `date`'s midnight. */
-async function learnedBefore(date: string, timeZone: string, days: number): Promise<WaitProfile | null> {
+/**
+ * A profile learned by the service's own `recordSample` from `days` usual days before `date`'s
+ * midnight; on the days `lateUntil` names, ride 1 stays open at 15 minutes until that hour.
+ */
+async function learnedBefore(
+  date: string,
+  timeZone: string,
+  days: number,
+  lateUntil: Record<number, number> = {},
+): Promise<WaitProfile | null> {
   const history = memoryHistory();
   const end = dayBoundsOf(date, timeZone).startsAt;
   let profile: WaitProfile | null = null;
   for (let at = end - days * DAY; at < end; at += 5 * MINUTE) {
-    profile = (await recordSample(history, { at, waits: usualWaits(minuteOfDay(at, timeZone)) }, timeZone)).profile;
+    const minute = minuteOfDay(at, timeZone);
+    const late = lateUntil[Math.floor((at - (end - days * DAY)) / DAY)];
+    const waits = usualWaits(minute);
+    if (late !== undefined && minute >= 21 * 60 && minute < late * 60) waits[1] = 15;
+    profile = (await recordSample(history, { at, waits }, timeZone)).profile;
   }
   return profile;
 }
@@ -179,6 +191,21 @@ describe('a ride closing early, and a park with no history', () => {
     expect(flat.bestTime).toEqual({ at: body.outlookTimes[0], wait: 30 });
     expect(openApiErrors(body)).toEqual([]);
   });
+
+  it.each([
+    ['one late day in four', { 0: 23 }, false],
+    ['every day late', { 0: 23, 1: 23, 2: 23, 3: 23 }, true],
+  ] as const)(
+    'counts the late hours as usual only when the ride is usually open then (%s)',
+    async (_case, late, usual) => {
+      const profile = await learnedBefore(date, LA.timezone, 4, late);
+      const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), profile, now);
+      const peak = byName(body, 'Peak ride');
+      expect(peak.usual[43] !== null).toBe(usual); // 21:30–21:59
+      const at2130 = body.outlookTimes.findIndex((at) => clock(at, LA.timezone) === '21:30');
+      expect(peak.outlook[at2130] !== null).toBe(usual);
+    },
+  );
 
   it('answers a park with no history with every outlook step null and no best time', () => {
     const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), null, now);

@@ -195,7 +195,9 @@ describe('the stored record', () => {
     ['a shift below -1000', [0, 0, 0, 0, -1000.5, 0, 0, 0], false],
     ['a fractional count', [0, 0, 0, 2.5, 0, 0, 0, 0], false],
     ['a number as text', [0, '1', 0, 0, 0, 0, 0, 0], false],
-    ['nine members', [0, 0, 0, 0, 0, 0, 0, 0, 0], false],
+    ['nine members, the last an open share', [0, 0, 0, 0, 0, 0, 0, 0, 0.5], true],
+    ['an open share above 1', [0, 0, 0, 0, 0, 0, 0, 0, 1.5], false],
+    ['ten members', [0, 0, 0, 0, 0, 0, 0, 0, 1, 0], false],
     ['null', null, false],
   ])('takes %s as a bucket: %s', (_case, bucket, valid) => {
     const record = { version: 1, learnedThrough: 0, rides: { 1: { seen: 0, buckets: { 17: bucket } } } };
