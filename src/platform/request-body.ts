@@ -26,7 +26,14 @@ export async function readBody(
   if (!kind) throw new UnsupportedMediaTypeError(options.accept.map((k) => MEDIA_TYPES[k]));
   if (Number(request.headers.get('content-length')) > options.maxBytes)
     throw new PayloadTooLargeError(options.maxBytes);
-  const text = await readText(request, options.maxBytes);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body ?? []) {
+    size += chunk.byteLength;
+    if (size > options.maxBytes) throw new PayloadTooLargeError(options.maxBytes); // leaving the loop cancels the stream
+    chunks.push(chunk);
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks)); // drops a BOM, replaces bad bytes
   if (kind === 'form') {
     const fields: Record<string, string> = Object.create(null);
     for (const [name, value] of new URLSearchParams(text)) if (!Object.hasOwn(fields, name)) fields[name] = value;
@@ -37,15 +44,4 @@ export async function readBody(
   } catch {
     throw new BadRequestError('body is not valid JSON');
   }
-}
-
-async function readText(request: Request, maxBytes: number): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body ?? []) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw new PayloadTooLargeError(maxBytes); // leaving the loop cancels the stream
-    chunks.push(chunk);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks)); // drops a BOM, replaces bad bytes
 }
