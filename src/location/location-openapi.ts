@@ -10,15 +10,6 @@ import {
 } from '../platform/openapi-vocabulary.ts';
 import { MAX_BODY_BYTES } from './location.ts';
 
-export const locationSecuritySchemes: Record<string, JsonObject> = {
-  ownerTokenAsBasicPassword: {
-    type: 'http',
-    scheme: 'basic',
-    description:
-      "For OwnTracks on Android, which can only send HTTP Basic: any user name, the owner's token as the password.",
-  },
-};
-
 /** An `Error` answer with the body the code sends. */
 const failure = (description: string, example: JsonObject, headers?: JsonObject): JsonObject => ({
   description,

@@ -120,13 +120,19 @@ export const TAGS = [
   { name: 'Discovery', description: 'Machine-readable documents about the API itself.' },
 ] as const;
 
-/** The one protected operation (POST /api/location) names this scheme in its `security`. */
+/** The one protected operation (POST /api/location) names these schemes in its `security`. */
 export const SECURITY_SCHEMES = {
   bearerAuth: {
     type: 'http',
     scheme: 'bearer',
     description:
       "The owner's token, provisioned by hand to the owner's phone. It cannot be registered, claimed or exchanged, and no authorization server exists (see `/.well-known/oauth-protected-resource`).",
+  },
+  ownerTokenAsBasicPassword: {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      "For OwnTracks on Android, which can only send HTTP Basic: any user name, the owner's token as the password.",
   },
 } as const;
 

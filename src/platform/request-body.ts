@@ -1,4 +1,5 @@
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.ts';
+import * as z from './zod-mini.ts';
 
 export type BodyKind = 'json' | 'form';
 
@@ -44,4 +45,12 @@ export async function readBody(
   } catch {
     throw new BadRequestError('body is not valid JSON');
   }
+}
+
+/** `value` as `schema` reads it, else a 400 `message` listing each field that failed and why (never its input). */
+export function validBody<S extends z.core.$ZodType>(schema: S, value: unknown, message: string): z.output<S> {
+  const result = z.safeParse(schema, value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  throw new BadRequestError(message, issues);
 }
