@@ -53,39 +53,34 @@ function loadMs(file: string): number {
 
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-/** A row for each function of the Netlify build of `root`, the baseline first. */
-export function measureFunctions(root: string): unknown[][] {
-  const netlify = path.join(root, '.netlify');
-  const bundled = path.join(netlify, 'bundled-functions');
-  const ssr = path.join(netlify, 'v1/functions/ssr');
-  writeFileSync(path.join(netlify, 'baseline.mjs'), 'export default async () => new Response("ok");\n');
-  const ssrFiles = readdirSync(ssr, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'));
-  const functions: [string, string, string[]][] = [
-    ['baseline (imports nothing)', netlify, ['baseline.mjs']],
-    ['ssr (Astro)', ssr, ['ssr.mjs', ...ssrFiles.filter((f) => f !== 'ssr.mjs')]],
-    ...readdirSync(bundled)
-      .filter((file) => file.endsWith('.mjs'))
-      .map((file): [string, string, string[]] => [file.replace('.mjs', ''), bundled, filesOf(bundled, file)]),
-  ];
-  // Round after round over every function, so that a busy moment of the machine is shared out.
-  const times = functions.map(() => [] as number[]);
-  for (let round = 0; round < LOAD_ROUNDS; round++)
-    for (const [i, [, dir, files]] of functions.entries()) times[i]?.push(loadMs(path.join(dir, files[0] as string)));
-  const baselineMs = median(times[0] ?? []);
-  return functions.map(([name, dir, files], i) => {
-    const bytes = zipBytes(dir, files);
-    const ms = median(times[i] ?? []);
-    const within = bytes < 2 ** 20 && ms < 100 ? 'yes' : '**no**';
-    return [name, files.length, bytes.toLocaleString('en-US'), ms.toFixed(1), (ms - baselineMs).toFixed(1), within];
-  });
-}
-
-/** A copy of the project built for Netlify, measured, removed. */
+/** A row for each function of a Netlify build made in a copy of the project (removed after), the baseline first. */
 export async function netlifyFunctions(): Promise<unknown[][]> {
   const copy = await copyProject();
   try {
     run(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], copy, { ...process.env, NETLIFY: 'true' });
-    return measureFunctions(copy);
+    const netlify = path.join(copy, '.netlify');
+    const bundled = path.join(netlify, 'bundled-functions');
+    const ssr = path.join(netlify, 'v1/functions/ssr');
+    writeFileSync(path.join(netlify, 'baseline.mjs'), 'export default async () => new Response("ok");\n');
+    const ssrFiles = readdirSync(ssr, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'));
+    const functions: [string, string, string[]][] = [
+      ['baseline (imports nothing)', netlify, ['baseline.mjs']],
+      ['ssr (Astro)', ssr, ['ssr.mjs', ...ssrFiles.filter((f) => f !== 'ssr.mjs')]],
+      ...readdirSync(bundled)
+        .filter((file) => file.endsWith('.mjs'))
+        .map((file): [string, string, string[]] => [file.replace('.mjs', ''), bundled, filesOf(bundled, file)]),
+    ];
+    // Round after round over every function, so that a busy moment of the machine is shared out.
+    const times = functions.map(() => [] as number[]);
+    for (let round = 0; round < LOAD_ROUNDS; round++)
+      for (const [i, [, dir, files]] of functions.entries()) times[i]?.push(loadMs(path.join(dir, files[0] as string)));
+    const baselineMs = median(times[0] ?? []);
+    return functions.map(([name, dir, files], i) => {
+      const bytes = zipBytes(dir, files);
+      const ms = median(times[i] ?? []);
+      const within = bytes < 2 ** 20 && ms < 100 ? 'yes' : '**no**';
+      return [name, files.length, bytes.toLocaleString('en-US'), ms.toFixed(1), (ms - baselineMs).toFixed(1), within];
+    });
   } finally {
     await rm(copy, { recursive: true, force: true });
   }

@@ -78,66 +78,58 @@ function table(title: string, header: string, rows: unknown[][]): void {
   console.info(`\n## ${title}\n\n${lines.join('\n')}`);
 }
 
-async function fanIn(): Promise<void> {
-  await withSite(async (site, upstream) => {
-    upstream.delayMs = UPSTREAM_MS;
-    const [warm, ...parks] = PARKS;
-    await get(urlOf(site, warm?.slug ?? '')); // the process's first answer loads Astro's routes
-    const alone = [];
-    for (const park of parks.slice(0, 3)) alone.push({ ...(await get(urlOf(site, park.slug))), park });
-    const baseline = quantile(alone, 0.5);
-    const aloneUpstream = Math.max(...alone.map((a) => upstreamRequests(upstream, a.park.queueTimesId)));
-    const rows: unknown[][] = [
-      ['one visitor alone (median of 3 parks)', 1, aloneUpstream, statuses(alone), fmt(baseline), 1],
-    ];
-    for (const park of parks.slice(3, 6)) {
-      const answers = await Promise.all(Array.from({ length: CLIENTS }, () => get(urlOf(site, park.slug))));
-      const [slowest, upstreamCount] = [quantile(answers, 1), upstreamRequests(upstream, park.queueTimesId)];
-      rows.push([park.slug, CLIENTS, upstreamCount, statuses(answers), fmt(slowest), fmt(slowest / baseline)]);
-    }
-    const header = 'case | visitors | upstream requests | answers | slowest ms | slowest / one visitor alone';
-    table(`fan-in: a park not asked for lately, upstream ${UPSTREAM_MS} ms`, header, rows);
-  });
-}
-
-async function slowUpstream(): Promise<void> {
-  await withSite(async (site, upstream) => {
-    const url = urlOf(site, 'epcot');
-    const { updatedAt } = await get(url);
-    const healthy = await closedLoop(url, 20, 5_000);
-    const row = (name: string, seconds: number, answers: Answer[]) => {
-      const lastGood = answers.filter((a) => a.status === 200 && a.updatedAt === updatedAt).length;
-      const [p50, p99, max] = [0.5, 0.99, 1].map((q) => quantile(answers, q)) as [number, number, number];
-      const cells = [name, seconds, statuses(answers), `${lastGood} of ${answers.length}`, fmt(p50), fmt(p99)];
-      return [...cells, fmt(max), `${fmt(p50 / quantile(healthy, 0.5))} / ${fmt(p99 / quantile(healthy, 0.99))}`];
-    };
-    const rows = [row('healthy, data fresh', 5, healthy)];
-    // A hanging upstream is given up after its timeout (8 s): 10 s covers it.
-    const faults: [string, FaultMode, number][] = [
-      ['hangs', 'hang', 10],
-      ['answers 500', 'error-500', 3],
-    ];
-    for (const [name, mode, seconds] of faults) {
-      upstream.mode = mode;
-      await site.advanceClock(6 * MINUTE);
-      rows.push(row(name, seconds, await closedLoop(url, 20, seconds * 1000)));
-    }
-    const header =
-      'upstream | seconds | answers | from the last good data | p50 ms | p99 ms | max ms | p50, p99 / healthy';
-    table('slow-upstream: data 6 minutes old (stale), the upstream misbehaving; 20 visitors', header, rows);
-  });
-}
-
-async function functionSize(): Promise<void> {
-  const rows = await netlifyFunctions();
-  const header = 'function | files | zipped bytes | load ms | over baseline ms | within 1 MiB and 100 ms';
-  table(`function-size: the Netlify build; load time the median of ${LOAD_ROUNDS} fresh processes`, header, rows);
-}
-
 const scenarios: Record<string, () => Promise<void>> = {
-  'fan-in': fanIn,
-  'slow-upstream': slowUpstream,
-  'function-size': functionSize,
+  'fan-in': () =>
+    withSite(async (site, upstream) => {
+      upstream.delayMs = UPSTREAM_MS;
+      const [warm, ...parks] = PARKS;
+      await get(urlOf(site, warm?.slug ?? '')); // the process's first answer loads Astro's routes
+      const alone = [];
+      for (const park of parks.slice(0, 3)) alone.push({ ...(await get(urlOf(site, park.slug))), park });
+      const baseline = quantile(alone, 0.5);
+      const aloneUpstream = Math.max(...alone.map((a) => upstreamRequests(upstream, a.park.queueTimesId)));
+      const rows: unknown[][] = [
+        ['one visitor alone (median of 3 parks)', 1, aloneUpstream, statuses(alone), fmt(baseline), 1],
+      ];
+      for (const park of parks.slice(3, 6)) {
+        const answers = await Promise.all(Array.from({ length: CLIENTS }, () => get(urlOf(site, park.slug))));
+        const [slowest, upstreamCount] = [quantile(answers, 1), upstreamRequests(upstream, park.queueTimesId)];
+        rows.push([park.slug, CLIENTS, upstreamCount, statuses(answers), fmt(slowest), fmt(slowest / baseline)]);
+      }
+      const header = 'case | visitors | upstream requests | answers | slowest ms | slowest / one visitor alone';
+      table(`fan-in: a park not asked for lately, upstream ${UPSTREAM_MS} ms`, header, rows);
+    }),
+  'slow-upstream': () =>
+    withSite(async (site, upstream) => {
+      const url = urlOf(site, 'epcot');
+      const { updatedAt } = await get(url);
+      const healthy = await closedLoop(url, 20, 5_000);
+      const row = (name: string, seconds: number, answers: Answer[]) => {
+        const lastGood = answers.filter((a) => a.status === 200 && a.updatedAt === updatedAt).length;
+        const [p50, p99, max] = [0.5, 0.99, 1].map((q) => quantile(answers, q)) as [number, number, number];
+        const cells = [name, seconds, statuses(answers), `${lastGood} of ${answers.length}`, fmt(p50), fmt(p99)];
+        return [...cells, fmt(max), `${fmt(p50 / quantile(healthy, 0.5))} / ${fmt(p99 / quantile(healthy, 0.99))}`];
+      };
+      const rows = [row('healthy, data fresh', 5, healthy)];
+      // A hanging upstream is given up after its timeout (8 s): 10 s covers it.
+      const faults: [string, FaultMode, number][] = [
+        ['hangs', 'hang', 10],
+        ['answers 500', 'error-500', 3],
+      ];
+      for (const [name, mode, seconds] of faults) {
+        upstream.mode = mode;
+        await site.advanceClock(6 * MINUTE);
+        rows.push(row(name, seconds, await closedLoop(url, 20, seconds * 1000)));
+      }
+      const header =
+        'upstream | seconds | answers | from the last good data | p50 ms | p99 ms | max ms | p50, p99 / healthy';
+      table('slow-upstream: data 6 minutes old (stale), the upstream misbehaving; 20 visitors', header, rows);
+    }),
+  'function-size': async () => {
+    const rows = await netlifyFunctions();
+    const header = 'function | files | zipped bytes | load ms | over baseline ms | within 1 MiB and 100 ms';
+    table(`function-size: the Netlify build; load time the median of ${LOAD_ROUNDS} fresh processes`, header, rows);
+  },
 };
 const chosen = process.argv.slice(2).filter((name) => name in scenarios);
 for (const name of chosen.length > 0 ? chosen : Object.keys(scenarios)) await scenarios[name]?.();

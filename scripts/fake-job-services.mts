@@ -59,7 +59,6 @@ export function startFakeNetworkApi(token = 'network-token-1') {
       /** The token the API accepts; anything else is 401, as with the real API. */
       validToken: token,
       posts: [] as CreatedPost[],
-      detectDuplicates: true,
       /** Creates the next N posts but drops the connection instead of answering. */
       loseAnswers: 0,
     }),
@@ -97,7 +96,7 @@ export function startFakeNetworkApi(token = 'network-token-1') {
         headers,
       };
       const duplicate = api.posts.find((p) => p.commentary === post.commentary && p.source === post.source);
-      if (api.detectDuplicates && duplicate)
+      if (duplicate)
         return [422, readFixture('jobs/network-duplicate-post-422.json').replace(/urn:li:share:\d+/, duplicate.id)];
       api.posts.push(post);
       if (api.loseAnswers > 0) {

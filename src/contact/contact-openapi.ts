@@ -17,7 +17,7 @@ const corsHeaders = {
 };
 
 /** A JSON answer and, where `page` says what it shows, the HTML page a browser's form post gets instead. */
-const answer = (description: string, headers: JsonObject, json: JsonObject, page?: string): JsonObject => ({
+const answer = (description: string, json: JsonObject, page?: string, headers: JsonObject = {}): JsonObject => ({
   description,
   headers: { ...corsHeaders, ...headers },
   content: { ...json, ...(page ? { 'text/html': { schema: { type: 'string', description: page } } } : {}) },
@@ -50,15 +50,15 @@ export const contactPaths: Record<string, JsonObject> = {
       responses: {
         '200': answer(
           'The mail server accepted the message.',
-          headerRefs('Cache-Control'),
           jsonContent('ContactAccepted', { status: 'sent' }),
           'Form posts without a usable `Referer`: a page saying the message was sent.',
+          headerRefs('Cache-Control'),
         ),
         '202': answer(
           'The mail server is failing; the message is stored and will be delivered as soon as it accepts it.',
-          headerRefs('Cache-Control'),
           jsonContent('ContactAccepted', { status: 'queued' }),
           'Form posts without a usable `Referer`: a page saying the message will be delivered.',
+          headerRefs('Cache-Control'),
         ),
         '303': {
           description:
@@ -72,7 +72,6 @@ export const contactPaths: Record<string, JsonObject> = {
         },
         '400': answer(
           'A field is missing or invalid (or the JSON does not parse); `issues` lists every problem.',
-          {},
           jsonContent('Error', {
             error: 'invalid contact message',
             issues: [{ path: 'email', message: 'must be a valid e-mail address' }],
@@ -81,7 +80,6 @@ export const contactPaths: Record<string, JsonObject> = {
         ),
         '403': answer(
           'Posted by a page of another site (its `Origin` is not this site).',
-          {},
           jsonContent('Error', { error: 'cross-site form posts are not accepted' }),
           'The same, for a person.',
         ),
@@ -92,23 +90,23 @@ export const contactPaths: Record<string, JsonObject> = {
         ),
         '413': answer(
           'The body is larger than 32 KiB.',
-          {},
           jsonContent('Error', { error: 'body larger than 32768 bytes' }),
           'The same, for a person.',
         ),
         '415': answer(
           'The body is neither `application/json` nor `application/x-www-form-urlencoded`.',
-          {},
           jsonContent('Error', { error: 'content type must be application/json or application/x-www-form-urlencoded' }),
         ),
         '429': answer(
           'More than 5 messages from this client (an IPv4 address or an IPv6 /64) within an hour; `Retry-After` says when its oldest one leaves the hour.',
-          headerRefs('Retry-After'),
           jsonContent('Error', { error: 'too many requests' }),
           'How long to wait, for a person.',
+          headerRefs('Retry-After'),
         ),
         '503': answer(
           'E-mail is not configured (or, with `Retry-After`, the message store cannot be reached right now, or neither it nor the mail server works). Write to the `mailto` address instead; it is absent when the site offers none.',
+          jsonContent('ContactUnavailable', { error: 'contact unavailable', mailto: 'mailto:hello@example.com' }),
+          'The same, with the `mailto:` link.',
           {
             'Retry-After': {
               description:
@@ -117,8 +115,6 @@ export const contactPaths: Record<string, JsonObject> = {
               schema: { type: 'integer', minimum: 1 },
             },
           },
-          jsonContent('ContactUnavailable', { error: 'contact unavailable', mailto: 'mailto:hello@example.com' }),
-          'The same, with the `mailto:` link.',
         ),
       },
     },

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Config, getConfig } from '../platform/config.ts';
-import { BadRequestError, HttpError, TooManyRequestsError } from '../platform/errors.ts';
+import { HttpError, TooManyRequestsError } from '../platform/errors.ts';
 import { hitRateLimit, type RateLimit } from '../platform/rate-limit.ts';
+import { validBody } from '../platform/request-body.ts';
 import {
   deleteRecords,
   listEntries,
@@ -65,14 +66,7 @@ export function messageIdFor(id: string, siteUrl: string): string {
 
 /** 400 with `issues` (field and problem, never the input) unless the body is a valid message. */
 export function parseContactRequest(value: unknown): ContactRequest {
-  const result = ContactRequestSchema.safeParse(value);
-  if (!result.success) {
-    throw new BadRequestError(
-      'invalid contact message',
-      result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-    );
-  }
-  const { name, email, message, website } = result.data;
+  const { name, email, message, website } = validBody(ContactRequestSchema, value, 'invalid contact message');
   return { name, email, message, website: website ?? '' };
 }
 

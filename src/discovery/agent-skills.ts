@@ -13,10 +13,13 @@ export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2
 const TEMPLATES: Readonly<Record<string, string>> = { 'park-wait-times': parkWaitTimes };
 export const SKILL_NAMES: readonly string[] = Object.keys(TEMPLATES);
 
-/** Values the templates may use as `{{NAME}}`. */
-function placeholders(siteUrl: string): Record<string, string> {
+/** The SKILL.md of `name` as served for `siteUrl`; a placeholder the code does not know fails the build. */
+export function renderSkill(name: string, siteUrl: string): string {
+  const template = TEMPLATES[name];
+  if (template === undefined) throw new Error(`no agent skill named ${name}`);
   const example = waitTimesExample();
-  return {
+  // Values the templates may use as `{{NAME}}`.
+  const values: Record<string, string> = {
     SITE_URL: siteUrl,
     PARK_TABLE: ['| slug | park |', '|---|---|', ...PARKS.map((park) => `| \`${park.slug}\` | ${park.name} |`)].join(
       '\n',
@@ -24,13 +27,6 @@ function placeholders(siteUrl: string): Record<string, string> {
     // A real answer, shortened to three rides that have a posted wait.
     EXAMPLE: JSON.stringify({ ...example, rides: example.rides.filter((ride) => ride.wait > 0).slice(0, 3) }, null, 2),
   };
-}
-
-/** The SKILL.md of `name` as served for `siteUrl`; a placeholder the code does not know fails the build. */
-export function renderSkill(name: string, siteUrl: string): string {
-  const template = TEMPLATES[name];
-  if (template === undefined) throw new Error(`no agent skill named ${name}`);
-  const values = placeholders(siteUrl);
   return template.replace(/\{\{([A-Z_]+)\}\}/g, (_, key: string) => {
     const value = values[key];
     if (value === undefined) throw new Error(`skill ${name}: unknown placeholder {{${key}}}`);

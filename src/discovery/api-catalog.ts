@@ -10,7 +10,6 @@ export const OPENAPI_PATH = '/docs/openapi.json';
 export const DOCS_PATH = '/docs/api/';
 /** The MCP endpoint (src/mcp/), documented in its own section of the API reference. */
 export const MCP_PATH = '/mcp';
-export const MCP_DOCS_PATH = `${DOCS_PATH}#mcp`;
 export const AGENT_SKILLS_INDEX_PATH = '/.well-known/agent-skills/index.json';
 const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 /** The job health endpoints, linked as `status` (RFC 8631) once the OpenAPI document has them. */
@@ -72,7 +71,9 @@ export function buildApiCatalog(
       },
       {
         anchor: siteLink(siteUrl, MCP_PATH),
-        'service-doc': [link(MCP_DOCS_PATH, 'text/html', 'MCP endpoint (Streamable HTTP): tools and how to connect')],
+        'service-doc': [
+          link(`${DOCS_PATH}#mcp`, 'text/html', 'MCP endpoint (Streamable HTTP): tools and how to connect'),
+        ],
         'service-meta': [link(AGENT_SKILLS_INDEX_PATH, 'application/json', 'Agent Skills index')],
       },
     ],

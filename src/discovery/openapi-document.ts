@@ -10,7 +10,7 @@ import '../location/protected-resource-schemas.ts';
 import '../wait-times/wait-times-schemas.ts';
 import { contactPaths } from '../contact/contact-openapi.ts';
 import { jobPaths } from '../jobs/jobs-openapi.ts';
-import { locationPaths, locationSecuritySchemes } from '../location/location-openapi.ts';
+import { locationPaths } from '../location/location-openapi.ts';
 import { photoFeedPaths } from '../photo-feed/photo-feed-openapi.ts';
 import {
   ANONYMOUS,
@@ -48,6 +48,9 @@ export function buildOpenApiDocument(siteUrl: string): OpenApiDocument {
     delete schema.$id;
   }
   const paths = withCatalogLink(PATHS);
+  // The shared headers the paths refer to (the vocabulary holds more).
+  const referenced = JSON.stringify(paths);
+  const headers = Object.entries(HEADERS).filter(([name]) => referenced.includes(`"#/components/headers/${name}"`));
   return {
     openapi: '3.1.0',
     info: {
@@ -69,8 +72,8 @@ export function buildOpenApiDocument(siteUrl: string): OpenApiDocument {
     paths,
     components: {
       schemas,
-      headers: usedHeaders(paths),
-      securitySchemes: { ...SECURITY_SCHEMES, ...locationSecuritySchemes },
+      headers: Object.fromEntries(headers),
+      securitySchemes: SECURITY_SCHEMES,
     },
   };
 }
@@ -92,12 +95,4 @@ function withCatalogLink(paths: Record<string, JsonObject>): OpenApiDocument['pa
     }
   }
   return copy;
-}
-
-/** The shared headers the paths refer to (the vocabulary holds more). */
-function usedHeaders(paths: OpenApiDocument['paths']): Partial<typeof HEADERS> {
-  const text = JSON.stringify(paths);
-  return Object.fromEntries(
-    Object.entries(HEADERS).filter(([name]) => text.includes(`"#/components/headers/${name}"`)),
-  ) as Partial<typeof HEADERS>;
 }

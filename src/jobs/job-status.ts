@@ -1,5 +1,5 @@
 import { getConfig } from '../platform/config.ts';
-import { ServiceUnavailableError } from '../platform/errors.ts';
+import { unavailableAs503 } from '../platform/errors.ts';
 import { readRecord } from '../platform/store.ts';
 import { type JobRecords, readJobRecords } from './job-runs.ts';
 import {
@@ -27,6 +27,9 @@ export const SHARE_STALE_AFTER_MS = 3 * HOUR;
 export const ABANDONED_AFTER_MS = 10 * 60_000;
 /** The jobs run daily and hourly; a minute of caching keeps a busy monitor off Blobs without hiding a run for long. */
 export const JOB_STATUS_CACHE_SECONDS = 60;
+
+/** Without its records a status would be a guess: 503 instead. */
+const RECORDS_UNAVAILABLE = 'job records unavailable';
 
 const iso = (time: number) => new Date(time).toISOString();
 
@@ -112,25 +115,15 @@ export function networkStatusOf(
 
 /** GET /api/publish-status. */
 export async function getPublishStatus(now = Date.now()): Promise<PublishStatus> {
-  const records = await readOrUnavailable(() => readJobRecords('daily-publish'));
+  const records = await unavailableAs503(RECORDS_UNAVAILABLE, () => readJobRecords('daily-publish'));
   return publishStatusOf(records, now, getConfig().PUBLISH_HOOK_URL);
 }
 
 /** GET /api/professional-network-status. */
 export async function getNetworkStatus(now = Date.now()): Promise<NetworkStatus> {
-  const [records, lastShare] = await readOrUnavailable(() =>
+  const [records, lastShare] = await unavailableAs503(RECORDS_UNAVAILABLE, () =>
     Promise.all([readJobRecords('network-share'), readRecord('jobs', LAST_SHARE_KEY, StoredShareSchema)]),
   );
   const config = getConfig();
   return networkStatusOf(records, now, config.NETWORK_ACCESS_TOKEN, config.NETWORK_TOKEN_EXPIRES_AT, lastShare);
-}
-
-/** Without its records a status would be a guess: 503 instead. */
-async function readOrUnavailable<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    console.warn(`Job records unavailable: ${(error as Error).message}`);
-    throw new ServiceUnavailableError('job records unavailable');
-  }
 }

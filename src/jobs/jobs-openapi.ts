@@ -1,51 +1,30 @@
 import { ServiceUnavailableError } from '../platform/errors.ts';
 import {
-  ANONYMOUS,
   errorResponseObject,
-  headerRefs,
   type JsonObject,
   jsonContent,
-  notModified,
   PUBLIC_HEADERS,
-  readOnlyMethodNotAllowed,
+  publicGet,
 } from '../platform/openapi-vocabulary.ts';
 
-type StatusOperation = Record<'operationId' | 'summary' | 'description' | 'ok' | 'schemaId', string> & {
-  example: JsonObject;
+/** Without the job records a status would be a guess. */
+const unavailable = {
+  '503': errorResponseObject(
+    'The job records cannot be read right now; a status would be a guess.',
+    new ServiceUnavailableError('job records unavailable'),
+    PUBLIC_HEADERS,
+  ),
 };
 
-/** A job status endpoint: the same statuses and headers, its own body. */
-const statusPath = ({ ok, schemaId, example, ...operation }: StatusOperation): JsonObject => ({
-  get: {
-    ...operation,
-    tags: ['Job status'],
-    security: ANONYMOUS,
-    responses: {
-      '200': {
-        description: ok,
-        headers: headerRefs('ETag', ...PUBLIC_HEADERS),
-        content: jsonContent(schemaId, example),
-      },
-      '304': notModified,
-      '405': readOnlyMethodNotAllowed,
-      '503': errorResponseObject(
-        'The job records cannot be read right now; a status would be a guess.',
-        new ServiceUnavailableError('job records unavailable'),
-        PUBLIC_HEADERS,
-      ),
-    },
-  },
-});
-
 export const jobPaths: Record<string, JsonObject> = {
-  '/api/publish-status': statusPath({
+  '/api/publish-status': publicGet({
     operationId: 'getPublishStatus',
     summary: 'Health of the daily publish job',
     description:
       'The daily publish job runs at 00:00 UTC and calls the site build hook (a POST) so that posts dated today go live. Every run is recorded; this reports the newest one and the state of the hook. Cached for 60 seconds.',
+    tag: 'Job status',
     ok: 'The job and hook health.',
-    schemaId: 'PublishStatus',
-    example: {
+    content: jsonContent('PublishStatus', {
       job: 'daily-publish',
       status: 'ok',
       lastRun: {
@@ -55,16 +34,17 @@ export const jobPaths: Record<string, JsonObject> = {
         message: 'build hook accepted the call (200)',
       },
       hook: { configured: true, state: 'ok', lastCalledAt: '2026-11-21T00:00:00.020Z', lastStatus: 200 },
-    },
+    }),
+    more: unavailable,
   }),
-  '/api/professional-network-status': statusPath({
+  '/api/professional-network-status': publicGet({
     operationId: 'getProfessionalNetworkStatus',
     summary: 'Health of the automatic sharing job',
     description:
       "The sharing job runs hourly, reads the site's feed and shares each new post once to the professional network (posts already in the feed at its first run are not shared). This reports the freshness of its access token and the newest share attempt. Cached for 60 seconds.",
+    tag: 'Job status',
     ok: 'The job health, token freshness and last share.',
-    schemaId: 'ProfessionalNetworkStatus',
-    example: {
+    content: jsonContent('ProfessionalNetworkStatus', {
       job: 'network-share',
       status: 'ok',
       token: { configured: true, expiresAt: '2027-01-15T00:00:00.000Z', fresh: true, daysLeft: 54 },
@@ -75,6 +55,7 @@ export const jobPaths: Record<string, JsonObject> = {
         outcome: 'success',
         message: 'shared',
       },
-    },
+    }),
+    more: unavailable,
   }),
 };

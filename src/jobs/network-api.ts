@@ -1,4 +1,4 @@
-import { callUpstream } from '../platform/upstream-http.ts';
+import { callUpstream, errorBodyOf } from '../platform/upstream-http.ts';
 import * as z from '../platform/zod-mini.ts';
 import type { FeedPost } from './site-feed.ts';
 
@@ -87,12 +87,7 @@ export function commentaryFor(post: FeedPost): string {
 /** Reads the API's answer; pure, so that every status is tested without a server. */
 export function classifyShareAnswer(status: number, restliId: string | null, text: string): ShareAnswer {
   if (status >= 200 && status < 300) return { kind: 'shared', status, networkPostId: restliId?.trim() || null };
-  let body: z.output<typeof ErrorBodySchema> | undefined;
-  try {
-    body = ErrorBodySchema.safeParse(JSON.parse(text)).data;
-  } catch {
-    // Not JSON: the status says enough.
-  }
+  const body = errorBodyOf(ErrorBodySchema, text);
   const codes = [body?.code, ...(body?.errorDetails?.inputErrors ?? []).map((error) => error.code)];
   if (status === 422 && (codes.includes('DUPLICATE_POST') || /duplicate of/i.test(body?.message ?? ''))) {
     const id = /\burn:[a-z]+:[a-zA-Z]+:\d+\b/.exec(body?.message ?? '')?.[0] ?? null;

@@ -1,25 +1,14 @@
 import { MethodNotAllowedError } from '../platform/errors.ts';
 import {
-  ANONYMOUS,
   errorResponseObject,
   headerRefs,
   type JsonObject,
   jsonContent,
-  notModified,
   PUBLIC_HEADERS,
-  readOnlyMethodNotAllowed,
+  publicGet,
   ref,
 } from '../platform/openapi-vocabulary.ts';
 import { MAX_BODY_BYTES } from './location.ts';
-
-export const locationSecuritySchemes: Record<string, JsonObject> = {
-  ownerTokenAsBasicPassword: {
-    type: 'http',
-    scheme: 'basic',
-    description:
-      "For OwnTracks on Android, which can only send HTTP Basic: any user name, the owner's token as the password.",
-  },
-};
 
 /** An `Error` answer with the body the code sends. */
 const failure = (description: string, example: JsonObject, headers?: JsonObject): JsonObject => ({
@@ -37,36 +26,31 @@ const overlandPoint = {
 
 export const locationPaths: Record<string, JsonObject> = {
   '/api/location': {
-    get: {
+    ...publicGet({
       operationId: 'getLocation',
       summary: 'Travel-mode pin',
       description:
         'Where the owner roughly is while travelling, coarsened to 2 decimal places (about 1 km), or a stale marker when there is no pin, travel mode is off, or the pin is older than the configured limit (6 hours by default). Nothing else the phone sends (accuracy, battery, speed, device, network) is ever published. Answers are cached for up to 60 seconds and refreshed at once when the owner posts an update. Agents: this GET is the only location operation for you.',
-      tags: ['Location'],
-      security: ANONYMOUS,
-      responses: {
-        '200': {
-          description: 'The pin, live or stale.',
-          headers: headerRefs('ETag', ...PUBLIC_HEADERS),
-          content: {
-            'application/json': {
-              schema: ref('Location'),
-              examples: {
-                live: { value: { status: 'live', lat: 48.86, lon: 2.29, updatedAt, label: 'Paris' } },
-                stale: { value: { status: 'stale', updatedAt } },
-                never: { value: { status: 'stale', updatedAt: null } },
-              },
-            },
+      tag: 'Location',
+      ok: 'The pin, live or stale.',
+      content: {
+        'application/json': {
+          schema: ref('Location'),
+          examples: {
+            live: { value: { status: 'live', lat: 48.86, lon: 2.29, updatedAt, label: 'Paris' } },
+            stale: { value: { status: 'stale', updatedAt } },
+            never: { value: { status: 'stale', updatedAt: null } },
           },
         },
-        '304': notModified,
+      },
+      more: {
         '405': errorResponseObject(
           'The path answers GET, HEAD, OPTIONS and POST only; `Allow` lists them.',
           new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS', 'POST']),
           ['Allow', ...PUBLIC_HEADERS],
         ),
       },
-    },
+    }),
     post: {
       operationId: 'updateLocation',
       summary: 'Update the travel-mode pin (owner only)',
@@ -150,23 +134,13 @@ export const locationPaths: Record<string, JsonObject> = {
       },
     },
   },
-  '/.well-known/oauth-protected-resource': {
-    get: {
-      operationId: 'getProtectedResourceMetadata',
-      summary: 'OAuth protected resource metadata (RFC 9728)',
-      description:
-        'Describes the one protected operation (POST /api/location). There is no authorization server and no `/.well-known/oauth-authorization-server`: the token is provisioned by hand and cannot be obtained.',
-      tags: ['Discovery'],
-      security: ANONYMOUS,
-      responses: {
-        '200': {
-          description: 'The metadata; `resource` is the site origin.',
-          headers: headerRefs('ETag', ...PUBLIC_HEADERS),
-          content: jsonContent('ProtectedResourceMetadata'),
-        },
-        '304': notModified,
-        '405': readOnlyMethodNotAllowed,
-      },
-    },
-  },
+  '/.well-known/oauth-protected-resource': publicGet({
+    operationId: 'getProtectedResourceMetadata',
+    summary: 'OAuth protected resource metadata (RFC 9728)',
+    description:
+      'Describes the one protected operation (POST /api/location). There is no authorization server and no `/.well-known/oauth-authorization-server`: the token is provisioned by hand and cannot be obtained.',
+    tag: 'Discovery',
+    ok: 'The metadata; `resource` is the site origin.',
+    content: jsonContent('ProtectedResourceMetadata'),
+  }),
 };

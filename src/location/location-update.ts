@@ -1,5 +1,5 @@
 import { BadRequestError } from '../platform/errors.ts';
-import * as z from '../platform/zod-mini.ts';
+import { validBody } from '../platform/request-body.ts';
 import {
   type Location,
   OverlandBatchSchema,
@@ -15,6 +15,8 @@ import {
 
 /** A phone's clock may run this far ahead of ours (its time is then read as now); further is an error. */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+const INVALID = 'invalid location update';
 
 export type UpdateFormat = 'plain' | 'owntracks' | 'overland';
 
@@ -44,7 +46,7 @@ export function parseLocationUpdate(
 }
 
 function fromPlain(body: object, now: number): LocationUpdate {
-  const plain = validate(PlainLocationUpdateSchema, body);
+  const plain = validBody(PlainLocationUpdateSchema, body, INVALID);
   const { timestamp, label, active } = plain;
   const sentAt = typeof timestamp === 'string' ? parseIsoDateTime(timestamp) : (timestamp ?? now);
   const update: LocationUpdate = { at: fixTime(sentAt, now, 'timestamp') };
@@ -60,13 +62,13 @@ function fromPlain(body: object, now: number): LocationUpdate {
 
 function fromOwnTracks(body: object, now: number): LocationUpdate | null {
   if ((body as { _type?: unknown })._type !== 'location') return null;
-  const message = validate(OwnTracksLocationSchema, body);
+  const message = validBody(OwnTracksLocationSchema, body, INVALID);
   return { at: fixTime(message.tst * 1000, now, 'tst'), position: { lat: message.lat, lon: message.lon } };
 }
 
 /** The newest point with a geometry, among `locations` and `current`. */
 function fromOverland(body: object, now: number): LocationUpdate | null {
-  const { locations, current } = validate(OverlandBatchSchema, body);
+  const { locations, current } = validBody(OverlandBatchSchema, body, INVALID);
   const features = locations.map((feature, index) => ({ feature, path: `locations.${index}` }));
   if (current) features.push({ feature: current, path: 'current' });
   let newest: { at: number; lat: number; lon: number; path: string } | undefined;
@@ -82,18 +84,9 @@ function fromOverland(body: object, now: number): LocationUpdate | null {
   return { at: fixTime(at, now, `${path}.properties.timestamp`), position: { lat, lon } };
 }
 
-function validate<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = z.safeParse(schema, value);
-  if (result.success) return result.data;
-  throw new BadRequestError(
-    'invalid location update',
-    result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-  );
-}
-
 function fixTime(at: number, now: number, path: string): number {
   if (at > now + MAX_CLOCK_SKEW_MS) {
-    throw new BadRequestError('invalid location update', [{ path, message: 'is in the future' }]);
+    throw new BadRequestError(INVALID, [{ path, message: 'is in the future' }]);
   }
   return Math.min(at, now);
 }

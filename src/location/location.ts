@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getConfig } from '../platform/config.ts';
-import { HttpError, ServiceUnavailableError } from '../platform/errors.ts';
+import { unavailableAs503 } from '../platform/errors.ts';
 import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import {
   deleteRecords,
@@ -86,6 +86,8 @@ export function publicLocation({ pin, travel }: PinState, now: number, staleAfte
  * and a writer deletes only keys older than its own, so the newest is never deleted.
  */
 const STORE = 'location';
+/** Blobs failing is temporary: 503, which the apps retry (a 4xx makes OwnTracks on iOS drop the message). */
+const STORE_UNAVAILABLE = 'location store unavailable';
 
 const pinKey = ({ at }: StoredPin) => `pin/${timeKey(at)}-${randomUUID()}`;
 // A travel key names its switch, so the switch is read from the listing alone.
@@ -137,7 +139,7 @@ export async function receiveLocationUpdate(
   { now = Date.now(), later }: { now?: number; later?: AfterAnswer } = {},
 ): Promise<{ answer: unknown; changed: boolean }> {
   const { format, update } = parseLocationUpdate(body, now);
-  const { pin, travel, pinKeys, travelKeys } = await storeUnavailableAs503(readStored);
+  const { pin, travel, pinKeys, travelKeys } = await unavailableAs503(STORE_UNAVAILABLE, readStored);
   const publicAt = (state: PinState) => publicLocation(state, now, staleAfterMs());
   const before = publicAt({ pin, travel });
   if (!update) return { answer: answerFor(format, before), changed: false };
@@ -147,7 +149,7 @@ export async function receiveLocationUpdate(
     { newestPinAt: newestPinKey ? timeOfKey(newestPinKey.slice('pin/'.length)) : null, travel },
     update,
   );
-  await storeUnavailableAs503(() =>
+  await unavailableAs503(STORE_UNAVAILABLE, () =>
     Promise.all([
       newPin && writeRecord(STORE, pinKey(newPin), StoredPinSchema, newPin),
       newTravel && writeRecord(STORE, travelKey(newTravel), StoredTravelSwitchSchema, newTravel),
@@ -166,21 +168,10 @@ export async function receiveLocationUpdate(
 export async function requireLocationOwner(request: Request, client: string, later?: AfterAnswer): Promise<void> {
   const { LOCATION_TOKEN, SITE_URL } = getConfig();
   const options = { expected: LOCATION_TOKEN, siteUrl: SITE_URL, client, failures: AUTH_FAILURES, later };
-  await storeUnavailableAs503(() => requireBearerToken(request, options));
+  await unavailableAs503(STORE_UNAVAILABLE, () => requireBearerToken(request, options));
 }
 
 const staleAfterMs = () => getConfig().LOCATION_STALE_AFTER_MINUTES * 60_000;
-
-/** Blobs failing is temporary: 503, which the apps retry (a 4xx makes OwnTracks on iOS drop the message). */
-async function storeUnavailableAs503<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    console.warn('Location store unavailable:', (error as Error).message);
-    throw new ServiceUnavailableError('location store unavailable');
-  }
-}
 
 /**
  * OwnTracks may POST a zero-length body (a friend was deleted), to be ignored. Android names

@@ -1,51 +1,40 @@
 import { UpstreamUnavailableError } from '../platform/errors.ts';
 import {
-  ANONYMOUS,
   errorResponseObject,
-  headerRefs,
   type JsonObject,
   jsonContent,
-  notModified,
   PUBLIC_HEADERS,
-  readOnlyMethodNotAllowed,
+  publicGet,
 } from '../platform/openapi-vocabulary.ts';
 
 export const photoFeedPaths: Record<string, JsonObject> = {
-  '/api/photo-feed': {
-    get: {
-      operationId: 'getPhotoFeed',
-      summary: 'Recent posts from the photo platform',
-      description:
-        "The owner's 12 most recent posts on the photo platform, reused for 5 minutes; after that the last data is answered at once while a refresh runs. When the platform fails, the last good feed (up to 24 hours old) is answered with its honest `updatedAt`. When the feature is not configured the answer is still 200, with `configured: false` and no items. Do not poll faster than every 5 minutes.",
-      tags: ['Photo feed'],
-      security: ANONYMOUS,
-      responses: {
-        '200': {
-          description: 'The feed; `items` may be empty.',
-          headers: headerRefs('ETag', ...PUBLIC_HEADERS),
-          content: jsonContent('PhotoFeed', {
-            configured: true,
-            updatedAt: 1795257000000,
-            items: [
-              {
-                id: '17944140305561228',
-                caption: 'Sunset over the lake',
-                mediaType: 'image',
-                imageUrl: 'https://media.photos.example/360790382_n.jpg',
-                permalink: 'https://photos.example/p/Cut_iGvLvTh/',
-                timestamp: '2026-11-15T12:50:35.000Z',
-              },
-            ],
-          }),
+  '/api/photo-feed': publicGet({
+    operationId: 'getPhotoFeed',
+    summary: 'Recent posts from the photo platform',
+    description:
+      "The owner's 12 most recent posts on the photo platform, reused for 5 minutes; after that the last data is answered at once while a refresh runs. When the platform fails, the last good feed (up to 24 hours old) is answered with its honest `updatedAt`. When the feature is not configured the answer is still 200, with `configured: false` and no items. Do not poll faster than every 5 minutes.",
+    tag: 'Photo feed',
+    ok: 'The feed; `items` may be empty.',
+    content: jsonContent('PhotoFeed', {
+      configured: true,
+      updatedAt: 1795257000000,
+      items: [
+        {
+          id: '17944140305561228',
+          caption: 'Sunset over the lake',
+          mediaType: 'image',
+          imageUrl: 'https://media.photos.example/360790382_n.jpg',
+          permalink: 'https://photos.example/p/Cut_iGvLvTh/',
+          timestamp: '2026-11-15T12:50:35.000Z',
         },
-        '304': notModified,
-        '405': readOnlyMethodNotAllowed,
-        '502': errorResponseObject(
-          'The platform failed and there is no earlier feed (up to 24 hours old) to fall back on.',
-          new UpstreamUnavailableError(30),
-          ['Retry-After', ...PUBLIC_HEADERS],
-        ),
-      },
+      ],
+    }),
+    more: {
+      '502': errorResponseObject(
+        'The platform failed and there is no earlier feed (up to 24 hours old) to fall back on.',
+        new UpstreamUnavailableError(30),
+        ['Retry-After', ...PUBLIC_HEADERS],
+      ),
     },
-  },
+  }),
 };

@@ -1,5 +1,5 @@
 import { UpstreamError } from '../platform/errors.ts';
-import { callUpstream, parseJson, TRANSIENT_STATUSES } from '../platform/upstream-http.ts';
+import { callUpstream, errorBodyOf, parseJson, TRANSIENT_STATUSES } from '../platform/upstream-http.ts';
 import {
   GraphErrorSchema,
   type GraphMedia,
@@ -72,13 +72,7 @@ async function graphGet(url: string, timeoutMs = GRAPH_TIMEOUT_MS): Promise<unkn
     maxBytes: 1024 * 1024, // a page of 25 posts with long CDN URLs is about 20 KB
   });
   if (answer.status !== 200) {
-    let code: number | null = null;
-    try {
-      code = GraphErrorSchema.safeParse(JSON.parse(answer.text)).data?.error.code ?? null;
-    } catch {
-      // Not JSON: the status says enough.
-    }
-    throw new GraphApiError(answer.status, code);
+    throw new GraphApiError(answer.status, errorBodyOf(GraphErrorSchema, answer.text)?.error.code ?? null);
   }
   return parseJson(answer.text, 'photo platform');
 }

@@ -87,6 +87,17 @@ export class ServiceUnavailableError extends HttpError {
   }
 }
 
+/** `work`, with any failure but an HttpError (Blobs down, say) logged and answered 503 `message`. */
+export async function unavailableAs503<T>(message: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    console.warn(`${message}: ${(error as Error).message}`);
+    throw new ServiceUnavailableError(message);
+  }
+}
+
 /** A setting in the environment is malformed; thrown at start-up, never answered to a client. */
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -87,6 +87,29 @@ export const notModified: JsonObject = {
   headers: headerRefs('ETag'),
 };
 
+/** An anonymous read-only GET (`publicJsonRoutes`): its 200 (`ok`, with ETag), 304, 405 and `more` responses. */
+export function publicGet({
+  tag,
+  ok,
+  content,
+  more = {},
+  ...operation
+}: Record<'operationId' | 'summary' | 'description' | 'ok', string> & {
+  tag: (typeof TAGS)[number]['name'];
+  content: JsonObject;
+  more?: JsonObject;
+}): JsonObject {
+  const okResponse = { description: ok, headers: headerRefs('ETag', ...PUBLIC_HEADERS), content };
+  return {
+    get: {
+      ...operation,
+      tags: [tag],
+      security: ANONYMOUS,
+      responses: { '200': okResponse, '304': notModified, '405': readOnlyMethodNotAllowed, ...more },
+    },
+  };
+}
+
 /** API-wide tags, in the order the reference shows them. Each operation uses one of these names. */
 export const TAGS = [
   { name: 'Wait times', description: 'Live ride waits for 17 theme parks, relayed from queue-times.com.' },
@@ -97,13 +120,19 @@ export const TAGS = [
   { name: 'Discovery', description: 'Machine-readable documents about the API itself.' },
 ] as const;
 
-/** The one protected operation (POST /api/location) names this scheme in its `security`. */
+/** The one protected operation (POST /api/location) names these schemes in its `security`. */
 export const SECURITY_SCHEMES = {
   bearerAuth: {
     type: 'http',
     scheme: 'bearer',
     description:
       "The owner's token, provisioned by hand to the owner's phone. It cannot be registered, claimed or exchanged, and no authorization server exists (see `/.well-known/oauth-protected-resource`).",
+  },
+  ownerTokenAsBasicPassword: {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      "For OwnTracks on Android, which can only send HTTP Basic: any user name, the owner's token as the password.",
   },
 } as const;
 

@@ -39,7 +39,10 @@ export function publicJsonRoutes(
   const headers = { ...PUBLIC_CORS_HEADERS, 'Netlify-Vary': 'query=park' };
   const GET: APIRoute = async (context) => {
     try {
-      const answer = await load(context, afterAnswerOf(context.locals));
+      // Netlify's `waitUntil` when the route runs in its function (the adapter puts the function's
+      // context in `locals.netlify`); our own runtime has none, so work handed on is awaited there.
+      const netlify = (context.locals as Partial<NetlifyLocals> | undefined)?.netlify?.context;
+      const answer = await load(context, netlify && ((task) => netlify.waitUntil(task)));
       if (answer.cache) {
         const { maxAge, swr, kind, park } = answer.cache;
         const tags = park ? [kind, `${kind}:${park}`, `park:${park}`] : [kind];
@@ -70,13 +73,4 @@ export function publicJsonRoutes(
       }),
     ALL: () => errorResponse(new MethodNotAllowedError(allow), PUBLIC_CORS_HEADERS),
   };
-}
-
-/**
- * Netlify's `waitUntil` when the route runs in its function (the adapter puts the function's
- * context in `locals.netlify`); our own runtime has none, so work handed on is awaited there.
- */
-function afterAnswerOf(locals: APIContext['locals']): AfterAnswer | undefined {
-  const context = (locals as Partial<NetlifyLocals> | undefined)?.netlify?.context;
-  return context ? (task) => context.waitUntil(task) : undefined;
 }

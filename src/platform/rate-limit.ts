@@ -39,7 +39,6 @@ const clientKey = (client: string) =>
     .update(`site-api:${clientIdentity(client)}`)
     .digest('hex')
     .slice(0, 32);
-const periodOf = (rule: RateLimit, at: number) => Math.floor(at / rule.windowMs);
 const prefixOf = (rule: RateLimit, period: number, client: string) =>
   `rate/${rule.name}/${period}/${clientKey(client)}/`;
 const slotOf = (key: string) => Number(/\/slot-(\d+)$/.exec(key)?.[1] ?? Number.NaN);
@@ -61,7 +60,7 @@ interface Standing {
 }
 
 async function standingOf(rule: RateLimit, client: string, now: number, later?: AfterAnswer): Promise<Standing> {
-  const period = periodOf(rule, now);
+  const period = Math.floor(now / rule.windowMs);
   // The sweep touches only periods this standing never reads, so it need not go first.
   const [, earlierKeys, currentKeys] = await Promise.all([
     finishLater('sweep expired rate-limit periods', () => sweepExpired(rule, period), later),

@@ -1,4 +1,5 @@
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.ts';
+import * as z from './zod-mini.ts';
 
 export type BodyKind = 'json' | 'form';
 
@@ -26,7 +27,14 @@ export async function readBody(
   if (!kind) throw new UnsupportedMediaTypeError(options.accept.map((k) => MEDIA_TYPES[k]));
   if (Number(request.headers.get('content-length')) > options.maxBytes)
     throw new PayloadTooLargeError(options.maxBytes);
-  const text = await readText(request, options.maxBytes);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body ?? []) {
+    size += chunk.byteLength;
+    if (size > options.maxBytes) throw new PayloadTooLargeError(options.maxBytes); // leaving the loop cancels the stream
+    chunks.push(chunk);
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks)); // drops a BOM, replaces bad bytes
   if (kind === 'form') {
     const fields: Record<string, string> = Object.create(null);
     for (const [name, value] of new URLSearchParams(text)) if (!Object.hasOwn(fields, name)) fields[name] = value;
@@ -39,13 +47,10 @@ export async function readBody(
   }
 }
 
-async function readText(request: Request, maxBytes: number): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body ?? []) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw new PayloadTooLargeError(maxBytes); // leaving the loop cancels the stream
-    chunks.push(chunk);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks)); // drops a BOM, replaces bad bytes
+/** `value` as `schema` reads it, else a 400 `message` listing each field that failed and why (never its input). */
+export function validBody<S extends z.core.$ZodType>(schema: S, value: unknown, message: string): z.output<S> {
+  const result = z.safeParse(schema, value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  throw new BadRequestError(message, issues);
 }

@@ -1,4 +1,5 @@
 import { UpstreamError } from './errors.ts';
+import * as z from './zod-mini.ts';
 
 /**
  * One HTTP exchange with a provider, bounded in time (to the last body byte), size and attempts.
@@ -75,5 +76,14 @@ export function parseJson(text: string, label: string): unknown {
     return JSON.parse(text);
   } catch {
     throw new UpstreamError(`${label}: body is not JSON`);
+  }
+}
+
+/** A provider's error body as `schema` reads it; undefined when it is not JSON or not that shape (the status says enough). */
+export function errorBodyOf<S extends z.core.$ZodType>(schema: S, text: string): z.output<S> | undefined {
+  try {
+    return z.safeParse(schema, JSON.parse(text)).data;
+  } catch {
+    return undefined;
   }
 }
