@@ -19,10 +19,10 @@ export const EMBEDDER_PORT = Number(process.env.BROWSER_EMBEDDER_PORT ?? SITE_PO
  * draw); then Anaheim, nine hours behind. Chosen once by the Playwright runner (its environment
  * reaches the harness and every worker), so all agree even across that moment.
  */
-export const PARK_WITH_DAY = (process.env.PARK_WITH_DAY ??=
-  Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: 'numeric', hourCycle: 'h23' }).format()) <
-  22
-    ? 'alphaland-paris'
-    : 'alphaland');
+const parisHour = Number(
+  new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: 'numeric', hourCycle: 'h23' }).format(),
+);
+process.env.PARK_WITH_DAY ??= parisHour < 22 ? 'alphaland-paris' : 'alphaland';
+export const PARK_WITH_DAY = process.env.PARK_WITH_DAY;
 /** How much busier than usual the seeded day is. */
 export const SEEDED_CROWD = 1.25;
