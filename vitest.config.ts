@@ -8,6 +8,8 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
+          // Both cores (Vitest's default here is one): the files are independent, mostly importing.
+          maxWorkers: 2,
         },
       },
       {
