@@ -8,6 +8,8 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
+          // Both cores (Vitest's default here is one): the files are independent, mostly importing.
+          maxWorkers: 2,
         },
       },
       {
@@ -18,11 +20,9 @@ export default defineConfig({
           environment: 'node',
           // Each file starts real servers (site, Blobs, fake upstreams) on loopback.
           testTimeout: 60_000,
-          // Two files at a time even on two cores (Vitest's default here is one): most of a file's
-          // time is spent waiting on its servers, upstream delays and deadlines. More at once, or
-          // beside the browser tier, slows the local Blobs store enough under CI's load to push the
-          // owner's burst of 20 location fixes past its 5 s wait for a slot (429s).
-          maxWorkers: 2,
+          // Three files at a time even on two cores (Vitest's default here is one): most of a
+          // file's time is spent waiting on its servers, upstream delays and deadlines.
+          maxWorkers: 3,
           hookTimeout: 180_000,
         },
       },

@@ -32,9 +32,10 @@ export async function startBlobsServer(dataDir: string): Promise<{ stop(): Promi
  * names a value, on reads too. The local BlobsServer checks a condition and writes with awaits in
  * between (20 concurrent `onlyIfNew` all win), derives ETags from the file's mtime (two writes in
  * one millisecond share one) and sends none on reads; its list stops short, answering 200, when a
- * file disappears under it. The gate runs each store's writes, deletes and lists one at a time,
- * decides `If-None-Match: *` and `If-Match` itself, and answers the value's hash as every ETag,
- * so the limits built on conditional writes hold locally too.
+ * file disappears under it (a delete, or the rename ending a write). The gate runs the writes and
+ * deletes of one key one at a time and a store's lists never beside its writes or deletes, decides
+ * `If-None-Match: *` and `If-Match` itself, and answers the value's hash as every ETag, so the
+ * limits built on conditional writes hold locally too. Other keys, and lists, run side by side.
  */
 export async function startGatedBlobs(options: {
   directory: string;
@@ -45,12 +46,19 @@ export async function startGatedBlobs(options: {
   const { directory, token, siteID, onRequest } = options;
   const blobs = new BlobsServer({ directory, token, ...(onRequest ? { onRequest } : {}) });
   const backend = `http://127.0.0.1:${(await blobs.start()).port}`;
-  const queues = new Map<string, Promise<unknown>>();
-  /** The ETag of each key's value (null: none), as the gate last wrote or read it in the store's turn. */
+  /** The ETag of each key's value (null: none), as the gate last wrote or read it in the key's turn. */
   const etags = new Map<string, string | null>();
-  const inTurn = <T,>(store: string, work: () => Promise<T>): Promise<T> => {
-    const run = (queues.get(store) ?? Promise.resolve()).then(work, work);
-    queues.set(store, run.then(noop, noop));
+  /** Each store's newest group: changes (each key's in turn) or lists; a group starts when the last ends. */
+  const groups = new Map<string, { lists: boolean; start: Promise<unknown>; running: Map<unknown, Promise<void>> }>();
+  const inTurn = <T,>(store: string, key: string | null, work: () => Promise<T>): Promise<T> => {
+    const [last, lists, slot] = [groups.get(store), key === null, key ?? {}];
+    const group =
+      last?.lists === lists ? last : { lists, start: Promise.all(last?.running.values() ?? []), running: new Map() };
+    groups.set(store, group);
+    const run = Promise.all([group.start, group.running.get(slot)]).then(work);
+    const done = run.then(noop, noop);
+    group.running.set(slot, done);
+    done.then(() => group.running.get(slot) === done && group.running.delete(slot));
     return run;
   };
   const forward = (req: http.IncomingMessage, target: string, method: string, body?: Uint8Array<ArrayBuffer>) => {
@@ -59,7 +67,7 @@ export async function startGatedBlobs(options: {
       if (!NOT_FORWARDED.has(name)) headers.set(name, `${value}`);
     return fetch(new URL(target, backend), { method, headers, body: body ?? null });
   };
-  /** A key's ETag, read in the store's turn; a status other than 200 or 404 is thrown. */
+  /** A key's ETag, read in its turn or in a list's; a status other than 200 or 404 is thrown. */
   const etagOf = async (req: http.IncomingMessage, key: string) => {
     if (!etags.has(key)) {
       const read = await forward(req, key, 'GET');
@@ -77,7 +85,7 @@ export async function startGatedBlobs(options: {
     const store = `/${site}/${name}`;
     const body = new Uint8Array(Buffer.concat(await req.toArray()));
     if (rest.join('/') !== '' && (req.method === 'PUT' || req.method === 'DELETE')) {
-      const answer = await inTurn(store, async (): Promise<{ status: number; etag?: string }> => {
+      const answer = await inTurn(store, key, async (): Promise<{ status: number; etag?: string }> => {
         if (req.method === 'DELETE') {
           etags.delete(key);
           return { status: (await forward(req, url.pathname, 'DELETE')).status };
@@ -97,7 +105,7 @@ export async function startGatedBlobs(options: {
     }
     if (rest.length === 0 && req.method === 'GET') {
       // Each listed blob with its value's ETag; a key deleted meanwhile is left out.
-      const [status, page] = await inTurn(store, async () => {
+      const [status, page] = await inTurn(store, null, async () => {
         const listed = await forward(req, url.pathname + url.search, 'GET');
         const page = (await listed.json().catch(() => ({}))) as { blobs?: { key: string; etag: string | null }[] };
         for (const blob of page.blobs ?? []) blob.etag = await etagOf(req, `${key}/${blob.key}`).catch(() => null);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import contact from '../../../netlify/functions/contact.mts';
 import location from '../../../netlify/functions/location.mts';
 import { createContext } from '../../../server/functions.mts';
+import { resetBlobsCooldown } from '../../../src/platform/store.ts';
 import { expectLimited, statuses } from '../../support/limit-counts.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 import { eventually } from '../../support/served-site.ts';
@@ -36,7 +37,10 @@ afterAll(async () => {
   await blobs.stop();
 });
 
-const contextFor = (url: URL, ip: string) => createContext({ ip, url, params: {}, siteUrl: SITE, waitUntil: () => {} });
+/** Work the functions handed over to run after their answers (as Netlify's `waitUntil`). */
+const background: Promise<unknown>[] = [];
+const contextFor = (url: URL, ip: string) =>
+  createContext({ ip, url, params: {}, siteUrl: SITE, waitUntil: (promise) => background.push(promise) });
 
 function sendMessage(ip: string, n: number): Promise<Response> {
   const url = new URL('/api/contact', SITE);
@@ -84,14 +88,19 @@ describe('the location failure limit under concurrency', () => {
     const responses = await Promise.all(
       Array.from({ length: AT_ONCE }, (_, n) => postLocation('203.0.113.91', `wrong-token-${n}-0123456789`)),
     );
-    expectLimited(statuses(responses), [401], 10, AT_ONCE);
-    // Over the limit, even the right token is refused. On a loaded machine the local store may
-    // still be busy with the burst's housekeeping and answer 503 (unavailable, nothing written).
+    const evaluated = expectLimited(statuses(responses), [401], 10, AT_ONCE);
+    // Over the limit, even the right token is refused, once the burst's work after its answers is
+    // done. On a loaded machine the local store may have missed a deadline in the burst: it then
+    // answers 503 (unavailable, nothing written) until its cool-down ends, so each try starts after it.
+    await Promise.allSettled(background);
     let status = 503;
     for (let tries = 0; status === 503 && tries < 5; tries++) {
+      resetBlobsCooldown();
       status = (await postLocation('203.0.113.91', TOKEN)).status;
     }
-    expect(status).toBe(429);
+    // A guess answered 503 was not counted: with fewer than 10 counted, the owner may still get in.
+    if (evaluated === 10) expect(status).toBe(429);
+    else expect([200, 429]).toContain(status);
   });
 
   it('lets a right guess hidden among concurrent wrong ones through only if it is among the 10 evaluated', async () => {
