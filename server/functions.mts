@@ -1,19 +1,23 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Config, Context } from '@netlify/functions';
+import type { Context } from '@netlify/functions';
 import { Cron } from 'croner';
 
+type Paths = string | string[];
+/** The fields of a function's `config` (@netlify/functions' `Config`) that route and schedule it. */
+type FunctionConfig = { path?: Paths; excludedPath?: Paths; method?: Paths; schedule?: string };
+
 /** A Netlify Functions v2 module as the platform sees it: a default handler plus `config`. */
-export interface LoadedFunction {
+interface LoadedFunction {
   name: string;
   handler: (request: Request, context: Context) => Response | Promise<Response>;
-  config: Config;
+  config: FunctionConfig;
   patterns: URLPattern[];
   excluded: URLPattern[];
 }
 
-const pattern = (pathname: string) => new URLPattern({ pathname });
+const patterns = (paths: Paths | undefined) => [paths ?? []].flat().map((pathname) => new URLPattern({ pathname }));
 
 /** Every `netlify/functions/<name>.mts` (tests aside), routed by its own `config` as Netlify routes it. */
 export async function loadFunctions(dir: string): Promise<LoadedFunction[]> {
@@ -23,12 +27,11 @@ export async function loadFunctions(dir: string): Promise<LoadedFunction[]> {
     const module = await import(pathToFileURL(path.join(dir, file)).href);
     if (typeof module.default !== 'function') continue;
     const name = file.replace(/\.\w+$/, '');
-    const config: Config = module.config ?? {};
-    const paths = 'path' in config && config.path ? [config.path].flat() : [];
+    const config: FunctionConfig = module.config ?? {};
     // A function with neither path nor schedule is reachable at its default URL, as on Netlify.
-    if (paths.length === 0 && !('schedule' in config && config.schedule)) paths.push(`/.netlify/functions/${name}`);
-    const excluded = ('excludedPath' in config && config.excludedPath ? [config.excludedPath].flat() : []).map(pattern);
-    functions.push({ name, handler: module.default, config, patterns: paths.map(pattern), excluded });
+    const paths = config.path || (config.schedule ? [] : `/.netlify/functions/${name}`);
+    const excluded = patterns(config.excludedPath);
+    functions.push({ name, handler: module.default, config, patterns: patterns(paths), excluded });
   }
   return functions;
 }
@@ -37,7 +40,7 @@ export async function loadFunctions(dir: string): Promise<LoadedFunction[]> {
 export function matchFunction(functions: readonly LoadedFunction[], pathname: string, method: string) {
   for (const fn of functions) {
     const methods = fn.config.method ? [fn.config.method].flat() : [method];
-    if (!methods.includes(method as never) || fn.excluded.some((pattern) => pattern.test({ pathname }))) continue;
+    if (!methods.includes(method) || fn.excluded.some((pattern) => pattern.test({ pathname }))) continue;
     for (const pattern of fn.patterns) {
       const params = pattern.exec({ pathname })?.pathname.groups;
       if (params) return { fn, params: params as Record<string, string> };
@@ -54,18 +57,8 @@ export function createContext(options: {
   siteUrl: string;
   waitUntil: (promise: Promise<unknown>) => void;
 }): Context {
-  const { ip, url, params, siteUrl, waitUntil } = options;
-  return { ip, url, params, waitUntil, site: { id: 'local', name: 'site-api', url: siteUrl } } as unknown as Context;
-}
-
-/** Runs a function; one that throws is answered as the bug it is (500, no stack). */
-export async function runFunction(fn: LoadedFunction, request: Request, context: Context): Promise<Response> {
-  try {
-    return await fn.handler(request, context);
-  } catch (error) {
-    console.error(`Function ${fn.name} failed:`, error);
-    return Response.json({ error: 'internal error' }, { status: 500, headers: { 'Cache-Control': 'no-store' } });
-  }
+  const { siteUrl, ...context } = options;
+  return { ...context, site: { id: 'local', name: 'site-api', url: siteUrl } } as unknown as Context;
 }
 
 /**
@@ -78,14 +71,15 @@ export function scheduleFunctions(
   waitUntil: (promise: Promise<unknown>) => void,
 ): Cron[] {
   return functions.flatMap((fn) => {
-    const schedule = 'schedule' in fn.config ? fn.config.schedule : undefined;
+    const { schedule } = fn.config;
     if (!schedule) return [];
-    return new Cron(schedule, { timezone: 'UTC', protect: true }, async (job: Cron) => {
+    const onError = (error: unknown) => console.error(`Function ${fn.name} failed:`, error);
+    return new Cron(schedule, { timezone: 'UTC', protect: true, catch: onError }, async (job: Cron) => {
       const url = new URL(`/.netlify/functions/${fn.name}`, siteUrl);
       const body = JSON.stringify({ next_run: job.nextRun()?.toISOString() ?? null });
       const request = new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
       const context = createContext({ ip: '127.0.0.1', url, params: {}, siteUrl, waitUntil });
-      await (await runFunction(fn, request, context)).body?.cancel();
+      await (await fn.handler(request, context)).body?.cancel();
     });
   });
 }

@@ -8,11 +8,11 @@ import { useLocalRouteCache } from '../src/platform/cache/route-cache.ts';
 import { respond } from '../src/platform/http.ts';
 import { startBlobsServer } from './blobs.mts';
 import { clientAddress } from './client-address.mts';
-import { createContext, loadFunctions, matchFunction, runFunction, scheduleFunctions } from './functions.mts';
+import { createContext, loadFunctions, matchFunction, scheduleFunctions } from './functions.mts';
 import { headersFor, loadHeaderRules, loadPageHeaders, sendFile, staticFiles } from './static-files.mts';
 
 type AstroHandler = (req: http.IncomingMessage, res: http.ServerResponse, next: undefined, locals: object) => void;
-type SiteOptions = { host: string; port: number; siteUrl: string; dataDir: string; root: string; schedules?: boolean };
+type SiteOptions = { host: string; port: number; siteUrl: string; dataDir: string; root: string };
 export type RunningSite = Awaited<ReturnType<typeof startSite>>;
 
 /** What a prerendered file answers to: it is read, never written. */
@@ -29,18 +29,18 @@ const errorAnswer = (status: number, error: string, headers: Record<string, stri
  * netlify/functions by their own `config`, static files with netlify.toml's headers, then Astro's
  * on-demand routes through the Node adapter's handler; Blobs is an embedded store.
  */
-export async function startSite(options: SiteOptions) {
-  const entry = path.join(options.root, 'dist/server/entry.mjs');
+export async function startSite({ host, port, siteUrl, dataDir, root }: SiteOptions) {
+  const entry = path.join(root, 'dist/server/entry.mjs');
   if (!existsSync(entry)) throw new Error(`No build at ${entry}: run \`npm run build\` (or \`npm start\`) first.`);
-  const blobs = await startBlobsServer(options.dataDir);
+  const blobs = await startBlobsServer(dataDir);
   const [functions, astro, headerRules] = await Promise.all([
-    loadFunctions(path.join(options.root, 'netlify/functions')),
+    loadFunctions(path.join(root, 'netlify/functions')),
     import(pathToFileURL(entry).href) as Promise<{ handler: AstroHandler }>,
-    loadHeaderRules(options.root),
+    loadHeaderRules(root),
   ]);
-  const clientDir = path.join(options.root, 'dist/client');
+  const clientDir = path.join(root, 'dist/client');
   const files = staticFiles(clientDir);
-  const pageHeaders = loadPageHeaders(options.root, files);
+  const pageHeaders = loadPageHeaders(root, files);
   const pending = new Set<Promise<unknown>>();
   const waitUntil = (promise: Promise<unknown>) => {
     const tracked = promise.catch((error) => console.error('waitUntil task failed:', error));
@@ -61,9 +61,8 @@ export async function startSite(options: SiteOptions) {
     const url = new URL(request.url);
     const match = matchFunction(functions, url.pathname, request.method);
     if (match) {
-      const { params, fn } = match;
-      const context = createContext({ ip: clientAddress(req), url, params, siteUrl: options.siteUrl, waitUntil });
-      return writeResponse(await runFunction(fn, request, context), res);
+      const context = createContext({ ip: clientAddress(req), url, params: match.params, siteUrl, waitUntil });
+      return writeResponse(await match.fn.handler(request, context), res);
     }
     const file = files.get(url.pathname);
     // Through `locals`, src/middleware.ts hands Astro's route cache to the functions.
@@ -75,21 +74,17 @@ export async function startSite(options: SiteOptions) {
   };
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
-      // A bug, answered as one: the process (and every other request) stays up.
+      // A bug (a function that throws, too), answered as one: the process stays up.
       console.error(`Request ${req.method} ${req.url} failed:`, error);
       if (res.headersSent) res.destroy();
       else void writeResponse(errorAnswer(500, 'internal error'), res);
     });
   });
   server.keepAliveTimeout = 5_000;
-  const jobs = options.schedules === false ? [] : scheduleFunctions(functions, options.siteUrl, waitUntil);
-  await new Promise<void>((resolve, reject) =>
-    server.once('error', reject).listen(options.port, options.host, resolve),
-  );
-  const { port } = server.address() as AddressInfo;
+  const jobs = scheduleFunctions(functions, siteUrl, waitUntil);
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
   return {
-    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
-    port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`,
     async close() {
       for (const job of jobs) job.stop();
       await new Promise<void>((resolve) => {

@@ -55,18 +55,6 @@ export class MethodNotAllowedError extends HttpError {
   }
 }
 
-export class PayloadTooLargeError extends HttpError {
-  constructor(maxBytes: number) {
-    super(413, `body larger than ${maxBytes} bytes`);
-  }
-}
-
-export class UnsupportedMediaTypeError extends HttpError {
-  constructor(accepted: readonly string[]) {
-    super(415, `content type must be ${accepted.join(' or ')}`);
-  }
-}
-
 export class TooManyRequestsError extends HttpError {
   constructor(retryAfterSeconds: number) {
     super(429, 'too many requests', { headers: retryAfter(retryAfterSeconds) });

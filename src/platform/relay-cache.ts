@@ -2,16 +2,13 @@ import { UpstreamUnavailableError } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 
 /**
- * The one relay state machine: how the service passes on an upstream's data (wait times, the
- * photo feed) under CONTRACT.md "Freshness" and "Upstream down":
- * - data is reused for `RELAY_FRESH_FOR_MS`, from memory, or from shared storage (Blobs) when
- *   another instance fetched it moments ago;
- * - one upstream request per key at a time: concurrent callers share the one in flight, and once
- *   there is data, callers arriving during a refresh get that data at once;
- * - when the upstream fails, the last good data up to `RELAY_FALLBACK_MAX_AGE_MS` old is answered
- *   with its honest fetch time, and the upstream is left alone for `RELAY_BACKOFF_MS`;
- * - with nothing to fall back on, 502 `upstream unavailable` with `Retry-After`.
- * Shared storage is an aid, never a dependency: each of its failures is logged and ignored.
+ * The one relay: how the service passes on an upstream's data (wait times, the photo feed) under
+ * CONTRACT.md "Freshness" and "Upstream down". Data is reused for `RELAY_FRESH_FOR_MS`, from memory
+ * or from shared storage (Blobs) when another instance fetched it moments ago; one upstream request
+ * per key is in flight, and callers arriving during a refresh of known data get that data at once.
+ * When the upstream fails, the last good data up to `RELAY_FALLBACK_MAX_AGE_MS` old is answered with
+ * its honest fetch time and the upstream is left alone for `RELAY_BACKOFF_MS`; with nothing to fall
+ * back on, 502 with `Retry-After`. Shared storage is an aid: its failures are logged and ignored.
  */
 
 const MINUTE = 60_000;
@@ -54,7 +51,7 @@ export function relayCache<S, T>(options: {
 }) {
   const states = new Map<string, { latest?: Entry<T>; inflight?: Promise<Entry<T>>; failedAt?: number }>();
   type State = NonNullable<ReturnType<typeof states.get>>;
-  const now = options.now ?? (() => Date.now());
+  const now = options.now ?? Date.now;
   const nameOf = (subject: S) => `${options.label} (${options.keyOf(subject)})`;
 
   const readStored = async (subject: S): Promise<Entry<T> | undefined> => {
@@ -67,42 +64,34 @@ export function relayCache<S, T>(options: {
     }
   };
 
-  const answer = (entry: Entry<T>, at: number, kind: 'fresh' | 'refreshing' | 'fallback'): RelayAnswer<T> => {
-    const ms =
-      kind === 'fresh'
-        ? entry.fetchedAt + RELAY_FRESH_FOR_MS - at
-        : kind === 'refreshing'
-          ? REFRESHING_CACHE_MS
-          : FALLBACK_CACHE_MS;
-    return { ...entry, fallback: kind === 'fallback', maxAgeSeconds: Math.max(1, Math.ceil(ms / 1000)) };
+  const answer = (entry: Entry<T>, cacheMs: number, fallback = false): RelayAnswer<T> => {
+    return { ...entry, fallback, maxAgeSeconds: Math.max(1, Math.ceil(cacheMs / 1000)) };
   };
+  const fresh = (entry: Entry<T>) => answer(entry, entry.fetchedAt + RELAY_FRESH_FOR_MS - now());
 
   const refresh = async (subject: S, state: State, later?: AfterAnswer): Promise<Entry<T>> => {
     // Another instance may have fetched moments ago; its data in shared storage saves an upstream call.
-    if (!state.latest) {
-      const stored = await readStored(subject);
-      if (stored && now() - stored.fetchedAt < RELAY_FRESH_FOR_MS) {
-        state.latest = stored;
-        return stored;
-      }
+    const stored = state.latest ? undefined : await readStored(subject);
+    if (stored && now() - stored.fetchedAt < RELAY_FRESH_FOR_MS) {
+      state.latest = stored;
+      return stored;
     }
-    const value = await options.fetch(subject);
-    const timed: Timed<T> = { fetchedAt: now(), value };
+    const timed: Timed<T> = { value: await options.fetch(subject), fetchedAt: now() };
     delete state.failedAt;
     await finishLater(`store the data of ${nameOf(subject)}`, () => options.writeStored(subject, timed), later);
     state.latest = { ...timed, fromUpstream: true };
     return state.latest;
   };
 
-  const fallbackFor = async (subject: S, state: State): Promise<Entry<T>> => {
+  const fallbackFor = async (subject: S, state: State): Promise<RelayAnswer<T>> => {
     const at = now();
-    if (state.latest && at - state.latest.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS) return state.latest;
-    const stored = await readStored(subject);
-    if (stored && at - stored.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS) {
-      state.latest = stored;
-      return stored;
+    const young = (entry?: Entry<T>) => entry && at - entry.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS;
+    const entry = young(state.latest) ? state.latest : await readStored(subject);
+    if (!entry || !young(entry)) {
+      throw new UpstreamUnavailableError(((state.failedAt ?? at) + RELAY_BACKOFF_MS - at) / 1000);
     }
-    throw new UpstreamUnavailableError(((state.failedAt ?? at) + RELAY_BACKOFF_MS - at) / 1000);
+    state.latest = entry;
+    return answer(entry, FALLBACK_CACHE_MS, true);
   };
 
   return {
@@ -112,26 +101,24 @@ export function relayCache<S, T>(options: {
       const state = states.get(key) ?? {};
       states.set(key, state);
       const at = now();
-      const { latest } = state;
-      if (latest && at - latest.fetchedAt < RELAY_FRESH_FOR_MS) return answer(latest, at, 'fresh');
-      if (state.failedAt !== undefined && at - state.failedAt < RELAY_BACKOFF_MS) {
-        return answer(await fallbackFor(subject, state), at, 'fallback');
-      }
+      const { latest, failedAt } = state;
+      if (latest && at - latest.fetchedAt < RELAY_FRESH_FOR_MS) return fresh(latest);
+      if (failedAt !== undefined && at - failedAt < RELAY_BACKOFF_MS) return fallbackFor(subject, state);
       if (state.inflight && latest && at - latest.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS) {
         // Everyone but the refresh's starter gets the last data now instead of queueing behind a
         // slow upstream (a stale route-cache hit would otherwise hold a render open until it lands).
-        return answer(latest, at, 'refreshing');
+        return answer(latest, REFRESHING_CACHE_MS);
       }
       // A refresh that callers share finishes its storing with its starter's `later`.
       state.inflight ??= refresh(subject, state, later).finally(() => {
         delete state.inflight;
       });
       try {
-        return answer(await state.inflight, now(), 'fresh');
+        return fresh(await state.inflight);
       } catch (error) {
         state.failedAt = now();
         console.warn(`${nameOf(subject)}: ${(error as Error).message}`);
-        return answer(await fallbackFor(subject, state), now(), 'fallback');
+        return fallbackFor(subject, state);
       }
     },
     /** Forgets everything kept in memory (tests start each case cold). */

@@ -1,4 +1,4 @@
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.ts';
+import { BadRequestError, HttpError } from './errors.ts';
 import * as z from './zod-mini.ts';
 
 export type BodyKind = 'json' | 'form';
@@ -11,30 +11,40 @@ export function mediaTypeOf(request: Request): string {
 }
 
 /**
- * Reads a body of an accepted kind (415 otherwise), stopping as soon as it passes `maxBytes`
- * (413), so a huge body costs no more than the limit; JSON that does not parse is a 400. A form
- * comes back as an object of each field's first value, without a prototype (`__proto__` is a field).
+ * The text of a request's or response's body (a BOM dropped, bad bytes replaced), or `tooLarge()` as
+ * soon as it passes `maxBytes`, so a huge body costs no more than the limit.
+ */
+export async function readCappedText(message: Request | Response, maxBytes: number, tooLarge: () => Error) {
+  if (Number(message.headers.get('content-length')) > maxBytes) {
+    await message.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of message.body ?? []) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge(); // leaving the loop cancels the stream
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * Reads a body of an accepted kind (415 otherwise) up to `maxBytes` (413 past it); JSON that does
+ * not parse is a 400. A form comes back as an object of each field's first value, without a
+ * prototype (`__proto__` is a field).
  */
 export async function readBody(
   request: Request,
-  options: { maxBytes: number; accept: readonly BodyKind[] },
+  { maxBytes, accept }: { maxBytes: number; accept: readonly BodyKind[] },
 ): Promise<{ kind: BodyKind; value: unknown }> {
   const mediaType = mediaTypeOf(request);
-  const kind = options.accept.find(
+  const kind = accept.find(
     (candidate) =>
       mediaType === MEDIA_TYPES[candidate] || (candidate === 'json' && /^application\/[\w.-]+\+json$/.test(mediaType)),
   );
-  if (!kind) throw new UnsupportedMediaTypeError(options.accept.map((k) => MEDIA_TYPES[k]));
-  if (Number(request.headers.get('content-length')) > options.maxBytes)
-    throw new PayloadTooLargeError(options.maxBytes);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body ?? []) {
-    size += chunk.byteLength;
-    if (size > options.maxBytes) throw new PayloadTooLargeError(options.maxBytes); // leaving the loop cancels the stream
-    chunks.push(chunk);
-  }
-  const text = new TextDecoder().decode(Buffer.concat(chunks)); // drops a BOM, replaces bad bytes
+  if (!kind) throw new HttpError(415, `content type must be ${accept.map((k) => MEDIA_TYPES[k]).join(' or ')}`);
+  const text = await readCappedText(request, maxBytes, () => new HttpError(413, `body larger than ${maxBytes} bytes`));
   if (kind === 'form') {
     const fields: Record<string, string> = Object.create(null);
     for (const [name, value] of new URLSearchParams(text)) if (!Object.hasOwn(fields, name)) fields[name] = value;

@@ -26,11 +26,9 @@ let unavailableUntil = 0;
 /** Runs one Blobs call on a store under the deadline and the cool-down after a failure. */
 async function guarded<T>(what: string, name: StoreName, call: (store: ReturnType<typeof getStore>) => Promise<T>) {
   if (Date.now() < unavailableUntil) throw new BlobsUnavailableError(`Blobs unavailable (cooling down): ${what}`);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    const late = () => reject(new BlobsUnavailableError(`Blobs took over ${BLOBS_DEADLINE_MS} ms: ${what}`));
-    timer = setTimeout(late, BLOBS_DEADLINE_MS);
-  });
+  const { promise: deadline, reject } = Promise.withResolvers<never>();
+  const late = () => reject(new BlobsUnavailableError(`Blobs took over ${BLOBS_DEADLINE_MS} ms: ${what}`));
+  const timer = setTimeout(late, BLOBS_DEADLINE_MS);
   // Strong consistency: the next request reads what this one wrote
   // (https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency).
   const attempt = call(getStore({ name, consistency: 'strong' }));
@@ -52,7 +50,6 @@ export function resetBlobsCooldown(): void {
 }
 
 const TIME_KEY_DIGITS = 15;
-const TIME_KEYED = new RegExp(`^\\d{${TIME_KEY_DIGITS}}(-|$)`);
 
 /** A time as a key segment: Unix ms zero-padded to 15 digits, so keys (listed sorted) sort in time order. */
 export function timeKey(at: number): string {
@@ -61,7 +58,7 @@ export function timeKey(at: number): string {
 
 /** Whether a key segment starts with a `timeKey` (`<15 digits>` or `<15 digits>-<id>`). */
 export function isTimeKeyed(segment: string): boolean {
-  return TIME_KEYED.test(segment);
+  return /^\d{15}(-|$)/.test(segment);
 }
 
 /** The time at the start of a key segment written by `timeKey`. */
@@ -83,26 +80,25 @@ export async function readRecord<S extends Schema>(name: StoreName, key: string,
   return null;
 }
 
-type WriteCondition = { onlyIfNew: true } | { onlyIfMatch: string } | undefined;
-
-/** Writes a checked record; whether it was written (a conditional write may lose) and its ETag. */
+/** Writes a checked record; whether it was written (a conditional write may lose). */
 async function put<S extends Schema>(
   name: StoreName,
   key: string,
   schema: S,
   value: z.input<S>,
-  condition?: WriteCondition,
+  condition?: { onlyIfNew: true } | { onlyIfMatch: string },
 ) {
   const checked = z.parse(schema, value);
-  return guarded(`write ${name}/${key}`, name, (store) => store.setJSON(key, checked, condition));
+  const result = await guarded(`write ${name}/${key}`, name, (store) => store.setJSON(key, checked, condition));
+  // A refused conditional write that is not a 412 (a 403, say) comes back as "modified" with an empty ETag.
+  if (result.modified && !result.etag)
+    throw new BlobsUnavailableError(`Blobs did not confirm the write of ${name}/${key}`);
+  return result.modified;
 }
 
 /** Writes one record whole; a Blobs write replaces the value atomically, so readers never see half. */
 export async function writeRecord<S extends Schema>(name: StoreName, key: string, schema: S, value: z.input<S>) {
-  // The client reports some refused writes (a 403, for one) as done with an empty ETag.
-  if ((await put(name, key, schema, value)).etag === '') {
-    throw new BlobsUnavailableError(`Blobs did not confirm the write of ${name}/${key}`);
-  }
+  await put(name, key, schema, value);
 }
 
 /**
@@ -110,10 +106,7 @@ export async function writeRecord<S extends Schema>(name: StoreName, key: string
  * `false` when it was already there. Netlify makes the check-and-write atomic.
  */
 export async function createRecord<S extends Schema>(name: StoreName, key: string, schema: S, value: z.input<S>) {
-  const result = await put(name, key, schema, value, { onlyIfNew: true });
-  // A refused conditional write that is not a 412 comes back as "modified" with an empty ETag.
-  if (result.modified && !result.etag) throw new Error(`Blobs did not confirm the write of ${name}/${key}`);
-  return result.modified;
+  return put(name, key, schema, value, { onlyIfNew: true });
 }
 
 /**
@@ -127,10 +120,8 @@ export async function replaceRecordIfUnchanged<S extends Schema>(
   value: z.input<S>,
   etag: string,
 ) {
-  // Without an ETag the write would silently become unconditional (the local server sends none on reads).
-  if (!etag) return false;
-  const result = await put(name, key, schema, value, { onlyIfMatch: etag });
-  return result.modified && result.etag !== '';
+  // Without an ETag the write would silently become unconditional.
+  return etag !== '' && put(name, key, schema, value, { onlyIfMatch: etag });
 }
 
 /**
@@ -142,7 +133,6 @@ export async function listEntries(name: StoreName, prefix: string): Promise<{ ke
   const { blobs } = await guarded(`list ${name}/${prefix}`, name, (store) => store.list({ prefix }));
   return blobs
     .filter(({ key }) => !key.split('/').some((segment) => segment.startsWith('.')))
-    .map(({ key, etag }) => ({ key, etag }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 

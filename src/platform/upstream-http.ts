@@ -1,4 +1,5 @@
 import { UpstreamError } from './errors.ts';
+import { readCappedText } from './request-body.ts';
 import * as z from './zod-mini.ts';
 
 /**
@@ -48,20 +49,10 @@ export async function callUpstream(call: UpstreamCall): Promise<{ status: number
 async function attemptOnce({ label, url, method = 'GET', headers = {}, body, timeoutMs, maxBytes }: UpstreamCall) {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }), signal });
-    const declared = Number(response.headers.get('content-length'));
-    if (declared > maxBytes) {
-      await response.body?.cancel().catch(() => {});
-      throw new UpstreamError(`${label}: body of ${declared} bytes is over the ${maxBytes} byte cap`);
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of response.body ?? []) {
-      size += chunk.byteLength;
-      if (size > maxBytes) throw new UpstreamError(`${label}: body is over the ${maxBytes} byte cap`);
-      chunks.push(chunk);
-    }
-    return { status: response.status, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') };
+    const response = await fetch(url, { method, headers, body: body ?? null, signal });
+    const { status, headers: answered } = response;
+    const tooLarge = () => new UpstreamError(`${label}: body is over the ${maxBytes} byte cap`);
+    return { status, headers: answered, text: await readCappedText(response, maxBytes, tooLarge) };
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
     // No `cause`: fetch's errors may spell out the URL, and with it any token.
