@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash as digest, randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,10 +6,8 @@ import path from 'node:path';
 import { BlobsServer } from '@netlify/blobs/server';
 
 /**
- * Netlify's own Blobs server on `<dataDir>/blobs` behind the gate below, wired through
- * NETLIFY_BLOBS_CONTEXT as the Netlify runtime wires a function, so `getStore()` needs no arguments.
- * When NETLIFY_BLOBS_CONTEXT is already set (by Netlify's tools, or to share another local
- * server's store), that store is used instead.
+ * Netlify's Blobs server on `<dataDir>/blobs` behind the gate below, wired through NETLIFY_BLOBS_CONTEXT
+ * as Netlify wires a function; a NETLIFY_BLOBS_CONTEXT already set (another local store) wins.
  */
 export async function startBlobsServer(dataDir: string): Promise<{ stop(): Promise<void> }> {
   if (process.env.NETLIFY_BLOBS_CONTEXT) return { stop: async () => {} };
@@ -27,15 +25,11 @@ export async function startBlobsServer(dataDir: string): Promise<{ stop(): Promi
 
 /**
  * A BlobsServer on `directory` behind a gate; `context` is the NETLIFY_BLOBS_CONTEXT that reaches it.
- *
- * Netlify Blobs applies a conditional write (`onlyIfNew`, `onlyIfMatch`) atomically, and its ETag
- * names a value, on reads too. The local BlobsServer checks a condition and writes with awaits in
- * between (20 concurrent `onlyIfNew` all win), derives ETags from the file's mtime (two writes in
- * one millisecond share one) and sends none on reads; its list stops short, answering 200, when a
- * file disappears under it (a delete, or the rename ending a write). The gate runs the writes and
- * deletes of one key one at a time and a store's lists never beside its writes or deletes, decides
- * `If-None-Match: *` and `If-Match` itself, and answers the value's hash as every ETag, so the
- * limits built on conditional writes hold locally too. Other keys, and lists, run side by side.
+ * Netlify applies a conditional write atomically and its ETag names a value; the BlobsServer checks
+ * and writes with awaits between (20 concurrent `onlyIfNew` all win), dates ETags by mtime, sends none
+ * on reads, and cuts a list short when a file vanishes under it. So the gate runs one key's writes and
+ * deletes one at a time and a store's lists never beside them, decides `If-None-Match: *` and
+ * `If-Match` itself, and answers the value's hash as every ETag.
  */
 export async function startGatedBlobs(options: {
   directory: string;
@@ -79,8 +73,7 @@ export async function startGatedBlobs(options: {
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', backend);
-    // `/[region:x/]site/store/key…`: the key is all that follows the store, as the server stores it.
-    const key = url.pathname.replace(/^\/region:[^/]*/, '');
+    const key = url.pathname; // `/site/store/key…`: site stores only (no deploy store, no region)
     const [site, name, ...rest] = key.split('/').slice(1);
     const store = `/${site}/${name}`;
     const body = new Uint8Array(Buffer.concat(await req.toArray()));
@@ -88,7 +81,7 @@ export async function startGatedBlobs(options: {
       const answer = await inTurn(store, key, async (): Promise<{ status: number; etag?: string }> => {
         if (req.method === 'DELETE') {
           etags.delete(key);
-          return { status: (await forward(req, url.pathname, 'DELETE')).status };
+          return { status: (await forward(req, key, 'DELETE')).status };
         }
         const { 'if-none-match': ifNoneMatch, 'if-match': ifMatch } = req.headers;
         const current = ifNoneMatch || ifMatch ? await etagOf(req, key).catch((status: number) => status) : null;
@@ -97,7 +90,7 @@ export async function startGatedBlobs(options: {
           return { status: 412 };
         }
         etags.delete(key);
-        const { status } = await forward(req, url.pathname, 'PUT', body);
+        const { status } = await forward(req, key, 'PUT', body);
         if (status === 200) etags.set(key, hash(body));
         return status === 200 ? { status, etag: hash(body) } : { status };
       });
@@ -131,7 +124,7 @@ export async function startGatedBlobs(options: {
   });
   await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
   const edgeURL = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
-  const wiring = { siteID, token, edgeURL, uncachedEdgeURL: edgeURL, deployID: siteID, primaryRegion: siteID };
+  const wiring = { siteID, token, edgeURL, uncachedEdgeURL: edgeURL };
   return {
     context: Buffer.from(JSON.stringify(wiring)).toString('base64'),
     async stop() {
@@ -146,4 +139,4 @@ const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'if-match
 const NOT_RETURNED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'etag']);
 
 const noop = () => {};
-const hash = (value: Uint8Array) => `"${createHash('sha256').update(value).digest('hex').slice(0, 32)}"`;
+const hash = (value: Uint8Array) => `"${digest('sha256', value).slice(0, 32)}"`;

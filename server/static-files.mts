@@ -5,9 +5,8 @@ import { type Header, parseAllHeaders } from '@netlify/headers-parser';
 import send from 'send';
 
 /**
- * netlify.toml's `[[headers]]` rules read by Netlify's own parser (its build's and CLI's), plus
- * @astrojs/netlify's rule for Astro's hashed assets: static files get the headers Netlify sends
- * (https://docs.netlify.com/manage/routing/headers/). A rule Netlify would reject fails the start.
+ * netlify.toml's `[[headers]]` by Netlify's own parser, plus @astrojs/netlify's rule for hashed assets,
+ * so static files get the headers Netlify sends; a rule Netlify would reject fails the start.
  */
 export async function loadHeaderRules(root: string): Promise<Header[]> {
   const { headers, errors } = await parseAllHeaders({
@@ -41,11 +40,7 @@ export function staticFiles(clientDir: string): Map<string, string> {
   return files;
 }
 
-/**
- * The headers Astro computed for prerendered pages (their Content-Security-Policy with script and
- * style hashes): @astrojs/node writes them to dist/_headers.json with `staticHeaders`, as
- * @astrojs/netlify writes them into Netlify's config; by the file of each page.
- */
+/** By page file, the headers (CSP with hashes) @astrojs/node's `staticHeaders` wrote to dist/_headers.json. */
 export function loadPageHeaders(root: string, files: Map<string, string>): Map<unknown, Record<string, string>> {
   const json = path.join(root, 'dist/_headers.json');
   const pages: { pathname: string; headers: { key: string; value: string }[] }[] = existsSync(json)
@@ -57,9 +52,8 @@ export function loadPageHeaders(root: string, files: Map<string, string>): Map<u
 }
 
 /**
- * Sends a file of the static output with `send` (what @astrojs/node uses: ETag, Last-Modified,
- * 304, ranges, HEAD), `headers` winning over its defaults. Its errors (a 416 for a range past the
- * end) are answered with the status alone and keep the headers.
+ * Sends a static file with `send` (as @astrojs/node does: ETag, 304, ranges, HEAD), `headers` winning
+ * over its defaults; its errors (a 416 for a range past the end) are the status alone, with the headers.
  */
 export function sendFile(
   req: http.IncomingMessage,

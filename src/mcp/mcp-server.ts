@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { HttpError } from '../platform/errors.ts';
+import { type HttpError, unavailableAs503 } from '../platform/errors.ts';
 import type { AfterAnswer } from '../platform/http.ts';
 import { hitRateLimit, type RateLimit } from '../platform/rate-limit.ts';
 import { toolDefinitions } from './tools.ts';
@@ -51,11 +51,10 @@ export async function handleMcpRequest(
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: PREFLIGHT });
   if (request.method !== 'POST') return rpcError(405, 'Method not allowed: use POST', { Allow: 'POST, OPTIONS' });
   try {
-    await hitRateLimit(MCP_RATE_LIMIT, client);
+    await unavailableAs503('service unavailable', () => hitRateLimit(MCP_RATE_LIMIT, client));
   } catch (error) {
-    if (error instanceof HttpError) return rpcError(error.status, error.message, error.headers);
-    console.error('MCP rate limit unavailable:', error);
-    return rpcError(503, 'service unavailable');
+    const { status, message, headers } = error as HttpError;
+    return rpcError(status, message, headers);
   }
   // No `sessionIdGenerator`: the transport is then stateless and never sends an Mcp-Session-Id.
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -66,8 +65,7 @@ export async function handleMcpRequest(
   await server.connect(transport);
   const response = await transport.handleRequest(request);
   later?.(server.close());
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(CORS)) headers.set(name, value);
-  headers.set('Cache-Control', 'no-store');
-  return new Response(response.body, { status: response.status, headers });
+  for (const [name, value] of Object.entries({ ...CORS, 'Cache-Control': 'no-store' }))
+    response.headers.set(name, value);
+  return response;
 }

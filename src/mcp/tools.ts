@@ -1,10 +1,11 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readPublicLocation } from '../location/location.ts';
 import { LocationSchema } from '../location/location-schemas.ts';
 import type { AfterAnswer } from '../platform/http.ts';
 import * as z from '../platform/zod-mini.ts';
 import { getWaitHistory } from '../wait-times/day/history.ts';
 import { BestTimeSchema, WaitHistorySchema } from '../wait-times/day/history-schemas.ts';
-import { PARK_SLUGS, PARKS, type Park } from '../wait-times/parks.ts';
+import { PARK_SLUGS, PARKS } from '../wait-times/parks.ts';
 import { getWaitTimes } from '../wait-times/wait-times.ts';
 import { RideSchema, WaitTimesSchema } from '../wait-times/wait-times-schemas.ts';
 import { matchName } from './name-match.ts';
@@ -33,26 +34,19 @@ const parkInput = {
 const parkName = z.string().check(z.describe('The park as named here.'));
 
 /** A tool's result: the structured value, and the text an agent host shows when it ignores structure. */
-export interface ToolResult {
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
-
-const answer = (structured: Record<string, unknown>, text: string): ToolResult => ({
+const answer = (structured: Record<string, unknown>, text: string): CallToolResult => ({
   content: [{ type: 'text', text }],
   structuredContent: structured,
 });
 
-const miss = (what: string, query: string, nearest: string[]): ToolResult => ({
-  content: [{ type: 'text', text: `Unknown ${what} "${query}". Nearest: ${nearest.join(', ')}.` }],
-  isError: true,
-});
-
-function findPark(query: string): Park | ToolResult {
-  const match = matchName(query, PARKS, (park) => [park.slug, park.name]);
-  return 'found' in match ? match.found : miss('park', query, match.nearest);
+/** The candidate a query names, else an error with the nearest names (the SDK answers it as the tool's error result). */
+function find<T>(what: string, query: string, candidates: readonly T[], namesOf: (candidate: T) => string[]): T {
+  const match = matchName(query, candidates, namesOf);
+  if ('found' in match) return match.found;
+  throw new Error(`Unknown ${what} "${query}". Nearest: ${match.nearest.join(', ')}.`);
 }
+
+const findPark = (query: string) => find('park', query, PARKS, (park) => [park.slug, park.name]);
 
 const clock = (at: number, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(at);
@@ -103,7 +97,7 @@ export function toolDefinitions(later?: AfterAnswer) {
       description: 'Lists the theme parks this API follows, with the slug every other tool accepts.',
       inputSchema: {},
       outputSchema: { parks: z.array(ParkEntrySchema) },
-      run: async (): Promise<ToolResult> => {
+      run: async (): Promise<CallToolResult> => {
         const parks = PARKS.map(({ slug, name, timezone }) => ({ slug, name, timeZone: timezone }));
         return answer({ parks }, parks.map((park) => `${park.slug}: ${park.name}`).join('\n'));
       },
@@ -113,9 +107,8 @@ export function toolDefinitions(later?: AfterAnswer) {
         "Live posted waits of every ride in a park, with each ride's trend and its forecast 30 minutes ahead (as GET /api/wait-times).",
       inputSchema: parkInput,
       outputSchema: { park: z.enum(PARK_SLUGS), parkName, ...WaitTimesSchema.shape, credit },
-      run: async ({ park: query }: { park: string }): Promise<ToolResult> => {
+      run: async ({ park: query }: { park: string }): Promise<CallToolResult> => {
         const park = findPark(query);
-        if (!('slug' in park)) return park;
         const { body } = await getWaitTimes(park, { later });
         const open = body.rides.filter((ride) => ride.open).sort((a, b) => b.wait - a.wait);
         const text = [
@@ -131,9 +124,8 @@ export function toolDefinitions(later?: AfterAnswer) {
         "Today at a park against a usual day: the crowd level, and every ride's waits so far with its usual wait per half hour (as GET /api/wait-times/history).",
       inputSchema: parkInput,
       outputSchema: { ...WaitHistorySchema.shape, parkName, credit },
-      run: async ({ park: query }: { park: string }): Promise<ToolResult> => {
+      run: async ({ park: query }: { park: string }): Promise<CallToolResult> => {
         const park = findPark(query);
-        if (!('slug' in park)) return park;
         const { body } = await getWaitHistory(park);
         const { level, ratio, comparisons } = body.crowd;
         const crowd =
@@ -158,15 +150,12 @@ export function toolDefinitions(later?: AfterAnswer) {
           ),
       },
       outputSchema: WhenToRideSchema,
-      run: async ({ park: parkQuery, ride: rideQuery }: { park: string; ride: string }): Promise<ToolResult> => {
+      run: async ({ park: parkQuery, ride: rideQuery }: { park: string; ride: string }): Promise<CallToolResult> => {
         const park = findPark(parkQuery);
-        if (!('slug' in park)) return park;
         // The day first: it refreshes the live waits and records the day before reading it.
         const { body: day } = await getWaitHistory(park);
         const { body } = await getWaitTimes(park, { later });
-        const match = matchName(rideQuery, body.rides, (ride) => [ride.name]);
-        if (!('found' in match)) return miss(`ride at ${park.name}`, rideQuery, match.nearest);
-        const ride = match.found;
+        const ride = find(`ride at ${park.name}`, rideQuery, body.rides, (ride) => [ride.name]);
         const bestTime = day.rides.find((entry) => entry.name === ride.name)?.bestTime ?? null;
         const note = bestTimeNote(ride, bestTime, park.timezone);
         const text = `${rideLine(ride)} (${park.name}, ${clock(body.updatedAt, park.timezone)} park time). ${note}\n${CREDIT}`;
@@ -179,7 +168,7 @@ export function toolDefinitions(later?: AfterAnswer) {
         "The site owner's public travel pin, coarsened to about 1 km, or a stale marker (as GET /api/location).",
       inputSchema: {},
       outputSchema: { location: LocationSchema },
-      run: async (): Promise<ToolResult> => {
+      run: async (): Promise<CallToolResult> => {
         const { location } = await readPublicLocation();
         const text =
           location.status === 'live'

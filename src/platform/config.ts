@@ -11,6 +11,9 @@ function unlessEmpty<T extends z.core.$ZodType>(schema: T) {
 }
 
 const optional = <T extends z.core.$ZodType>(schema: T) => unlessEmpty(z.optional(schema));
+/** A string matching `pattern` (`message` otherwise), `fallback` when unset. */
+const matching = (pattern: RegExp, message: string, fallback: string) =>
+  unlessEmpty(z._default(z.string().check(z.regex(pattern, message)), fallback));
 
 /** A URL with one of these protocols. */
 const optionalUrl = (protocols: string[]) =>
@@ -43,14 +46,9 @@ export const EnvironmentSchema = z.object({
     z.transform((value) => new URL(value).origin),
   ),
   // How many reverse proxies in front of the local server to believe in X-Forwarded-For (server/client-address.mts).
-  TRUST_PROXY: unlessEmpty(
-    z._default(
-      z.pipe(
-        z.string().check(z.regex(/^\d{1,2}$/, 'must be a whole number of trusted proxies, 0 (the default) to 99')),
-        z.transform(Number),
-      ),
-      0,
-    ),
+  TRUST_PROXY: z.pipe(
+    matching(/^\d{1,2}$/, 'must be a whole number of trusted proxies, 0 (the default) to 99', '0'),
+    z.transform(Number),
   ),
   DATA_DIR: z._default(z.string().check(z.minLength(1)), '.data'),
   WAIT_TIMES_UPSTREAM_URL: baseUrl('https://queue-times.com'),
@@ -79,12 +77,7 @@ export const EnvironmentSchema = z.object({
   NETWORK_FEED_URL: optionalUrl(['http:', 'https:']),
   NETWORK_API_URL: baseUrl('https://api.linkedin.com'),
   // The posting API is versioned by month (`LinkedIn-Version: YYYYMM`); a version is served for about a year.
-  NETWORK_API_VERSION: unlessEmpty(
-    z._default(
-      z.string().check(z.regex(/^20\d{2}(0[1-9]|1[0-2])$/, 'must be a month as YYYYMM, e.g. 202610')),
-      '202610',
-    ),
-  ),
+  NETWORK_API_VERSION: matching(/^20\d{2}(0[1-9]|1[0-2])$/, 'must be a month as YYYYMM, e.g. 202610', '202610'),
   // The author of the shared posts, a URN (RFC 8141) such as `urn:li:person:…` or `urn:li:organization:…`.
   NETWORK_AUTHOR_URN: optional(
     z.string().check(z.regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, 'must be a URN such as urn:li:person:abc123')),

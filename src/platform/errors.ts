@@ -1,7 +1,4 @@
-/**
- * The errors the service answers with: each carries its HTTP status and a message safe to show a
- * client (never user input, an upstream body or a stack trace).
- */
+/** An error answered with its status and a message safe for a client (never input, upstream bodies or stacks). */
 export class HttpError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { HttpError } from './errors.ts';
 
 /** Where the API catalog (RFC 9727) is served. */
@@ -6,25 +6,16 @@ export const API_CATALOG_PATH = '/.well-known/api-catalog';
 /** RFC 9727 §3 / RFC 8288: sent on pages and API responses so clients can find the catalog. */
 export const API_CATALOG_LINK = `<${API_CATALOG_PATH}>; rel="api-catalog"`;
 
-/**
- * Headers every response of ours carries; the `Link` is relative, so it resolves against whatever
- * host the request reached. Static files get the same from netlify.toml.
- */
+/** Headers every response of ours carries (static files get them from netlify.toml); the `Link` is relative. */
 export const BASE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   Link: API_CATALOG_LINK,
 };
 
-/**
- * Hands work the answer does not depend on to the platform, to finish after the response is sent:
- * Netlify's `context.waitUntil` (https://docs.netlify.com/build/functions/api/#netlify-specific-context-object).
- */
+/** Netlify's `context.waitUntil`: work finished after the answer (https://docs.netlify.com/build/functions/api/#netlify-specific-context-object). */
 export type AfterAnswer = (task: Promise<unknown>) => void;
 
-/**
- * Housekeeping: work the answer does not depend on, handed to `later` or, without, awaited here.
- * Its failure is logged ("Could not <what>: …") and fails nothing: the promise never rejects.
- */
+/** Work the answer does not depend on, handed to `later` or else awaited; a failure is logged, never thrown. */
 export async function finishLater(
   what: string,
   task: () => Promise<unknown>,
@@ -41,10 +32,7 @@ export async function finishLater(
 /** For anything that must never be stored by a shared cache (errors, auth, per-client answers). */
 export const NO_STORE = 'no-store';
 
-/**
- * What the service answers, as a plain value that features and jobs decide without building a
- * `Response`; `respond` is the one place that builds it. `etag` adds a strong validator of the body.
- */
+/** An answer as a plain value that features decide; `respond` builds it. `etag` adds a strong validator. */
 export type Answer = { status?: number; headers?: Record<string, string> } & (
   | { json: unknown; etag?: boolean }
   | { html: string }
@@ -59,7 +47,7 @@ export function respond(answer: Answer): Response {
   if ('json' in answer) {
     body = JSON.stringify(answer.json);
     headers.set('Content-Type', 'application/json; charset=utf-8');
-    if (answer.etag) headers.set('ETag', `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`);
+    if (answer.etag) headers.set('ETag', `"${hash('sha256', body, 'base64url').slice(0, 27)}"`);
   } else if ('html' in answer) {
     body = answer.html;
     headers.set('Content-Type', 'text/html; charset=utf-8');

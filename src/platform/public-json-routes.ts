@@ -10,9 +10,8 @@ const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * What a public GET answers: the body, its own headers and, when the route cache (Netlify's CDN)
- * may keep it, for how long. Its cache tags are `<kind>` and, for one park, `<kind>:<park>` and
- * `park:<park>`, so a purge can be as narrow as one park's answer of one kind.
+ * A public GET's body, own headers and how long the route cache may keep it; tagged `<kind>` and, for
+ * one park, `<kind>:<park>` and `park:<park>`, so a purge can be as narrow as one park's answer of one kind.
  */
 export interface PublicAnswer {
   body: unknown;
@@ -23,10 +22,9 @@ export interface PublicAnswer {
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 
 /**
- * The routes of an anonymous JSON resource: GET (route-cached when the answer says so, ETag,
- * CORS `*`), HEAD, the CORS preflight, and 405 for every other method; errors are never cached.
- * `load` gets Netlify's `waitUntil` as `later`. `otherMethods` (a POST a function answers on the
- * same path) are listed in `Allow`, but not offered to browsers by CORS.
+ * An anonymous JSON resource: GET (route-cached as the answer says, ETag, CORS `*`), HEAD, the
+ * preflight, and 405 otherwise; errors are never cached. `otherMethods` (a POST a function answers)
+ * are listed in `Allow` but not offered by CORS.
  */
 export function publicJsonRoutes(
   load: (context: APIContext, later: AfterAnswer | undefined) => Promise<PublicAnswer>,
@@ -39,14 +37,12 @@ export function publicJsonRoutes(
   const headers = { ...PUBLIC_CORS_HEADERS, 'Netlify-Vary': 'query=park' };
   const GET: APIRoute = async (context) => {
     try {
-      // Netlify's `waitUntil` when the route runs in its function (the adapter puts the function's
-      // context in `locals.netlify`); our own runtime has none, so work handed on is awaited there.
+      // Netlify's `waitUntil` (the adapter's `locals.netlify`); the local runtime awaits the work instead.
       const netlify = (context.locals as Partial<NetlifyLocals> | undefined)?.netlify?.context;
       const answer = await load(context, netlify && ((task) => netlify.waitUntil(task)));
       if (answer.cache) {
         const { maxAge, swr, kind, park } = answer.cache;
-        const tags = park ? [kind, `${kind}:${park}`, `park:${park}`] : [kind];
-        context.cache.set({ maxAge, ...(swr === undefined ? {} : { swr }), tags });
+        context.cache.set({ maxAge, swr, tags: park ? [kind, `${kind}:${park}`, `park:${park}`] : [kind] });
       }
       // Browsers revalidate on every use (cheap with the ETag) while the CDN keeps the copy.
       const browser = { 'Cache-Control': 'public, max-age=0, must-revalidate' };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { clientIdentity } from './client-identity.ts';
 import { TooManyRequestsError } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
@@ -34,32 +34,16 @@ const PENDING_WAIT_MS = 5_000;
 const PENDING_POLL_MS = 25;
 
 // Clients are kept as a salted hash: the limiter needs to tell them apart, not to know them.
-const clientKey = (client: string) =>
-  createHash('sha256')
-    .update(`site-api:${clientIdentity(client)}`)
-    .digest('hex')
-    .slice(0, 32);
+const clientKey = (client: string) => hash('sha256', `site-api:${clientIdentity(client)}`).slice(0, 32);
 const prefixOf = (rule: RateLimit, period: number, client: string) =>
   `rate/${rule.name}/${period}/${clientKey(client)}/`;
 const slotOf = (key: string) => Number(/\/slot-(\d+)$/.exec(key)?.[1] ?? Number.NaN);
 
-/** An attempt that was admitted and is being decided: it ends confirmed (a hit) or released (none). */
-export interface Reservation {
-  confirm(): Promise<void>;
-  release(): Promise<void>;
-}
-
-interface Standing {
-  /** Times of the previous period's hits still inside the window. */
-  earlier: number[];
-  /** This period's claimed slots. */
-  taken: Map<number, string>;
-  /** How many slots of this period may be claimed now. */
-  allowed: number;
-  period: number;
-}
-
-async function standingOf(rule: RateLimit, client: string, now: number, later?: AfterAnswer): Promise<Standing> {
+/**
+ * A client's standing in the current period: the times of the previous period's hits still inside
+ * the window (`earlier`), this period's claimed slots (`taken`), and how many may be claimed now.
+ */
+async function standingOf(rule: RateLimit, client: string, now: number, later?: AfterAnswer) {
   const period = Math.floor(now / rule.windowMs);
   // The sweep touches only periods this standing never reads, so it need not go first.
   const [, earlierKeys, currentKeys] = await Promise.all([
@@ -74,6 +58,7 @@ async function standingOf(rule: RateLimit, client: string, now: number, later?: 
   const taken = new Map(currentKeys.map((key) => [slotOf(key), key] as const));
   return { earlier, taken, allowed: rule.limit - earlier.length, period };
 }
+type Standing = Awaited<ReturnType<typeof standingOf>>;
 
 /** 429 with `Retry-After` counted from the client's own oldest hit inside the window. */
 function refusal(rule: RateLimit, hits: number[], now: number): TooManyRequestsError {
@@ -120,7 +105,7 @@ export async function reserveAttempt(
   rule: RateLimit,
   client: string,
   { later }: { later?: AfterAnswer | undefined } = {},
-): Promise<Reservation> {
+): Promise<{ confirm(): Promise<void>; release(): Promise<void> }> {
   const deadline = Date.now() + PENDING_WAIT_MS;
   for (let pause = PENDING_POLL_MS; ; pause = Math.min(pause * 2, 250)) {
     const now = Date.now();
