@@ -1,5 +1,4 @@
 import { hash as digest, randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -11,8 +10,7 @@ import { BlobsServer } from '@netlify/blobs/server';
  */
 export async function startBlobsServer(dataDir: string): Promise<{ stop(): Promise<void> }> {
   if (process.env.NETLIFY_BLOBS_CONTEXT) return { stop: async () => {} };
-  const directory = path.join(dataDir, 'blobs');
-  await mkdir(directory, { recursive: true });
+  const directory = path.join(dataDir, 'blobs'); // the BlobsServer creates it
   const blobs = await startGatedBlobs({ directory, token: randomBytes(16).toString('hex'), siteID: 'local' });
   process.env.NETLIFY_BLOBS_CONTEXT = blobs.context;
   return {

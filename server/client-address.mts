@@ -15,13 +15,8 @@ export function clientAddress(req: http.IncomingMessage): string {
 export function clientAddressOf(socketAddress: string, forwardedFor: string | string[] | undefined, trust: number) {
   const peer = socketAddress.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
   if (trust === 0 || forwardedFor === undefined) return peer;
-  // Several lines are one list (RFC 9110 §5.3); with fewer entries than proxies, the leftmost.
-  const entries = [forwardedFor]
-    .flat()
-    .join(',')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
+  // Several lines are one list (RFC 9110 §5.3), as String() joins them; fewer entries than proxies: the leftmost.
+  const entries = String(forwardedFor).match(/[^\s,]+/g) ?? [];
   const chosen = entries[Math.max(entries.length - trust, 0)] ?? '';
   // Without the port or brackets: `[2001:db8::1]:443`, `192.0.2.1:8080`.
   const address =

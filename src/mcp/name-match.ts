@@ -1,9 +1,5 @@
-/**
- * Forgiving name lookup for agents, who type park and ride names from memory: case, accents,
- * punctuation and spacing never matter, a unique part of a name (or the name with more words) is
- * enough, and a close spelling (a few edits, scaled to the length) still finds it. Anything else is
- * a miss with the nearest names.
- */
+// Forgiving name lookup for agents, who type names from memory: case, accents, punctuation and spacing
+// never matter, a unique part of a name (or the name with more words) or a close spelling finds it.
 
 /** Lower case, accents and punctuation gone, words single-spaced: "Pirates-of  the Caribbéan" → "pirates of the caribbean". */
 export function normalizeName(text: string): string {

@@ -20,17 +20,12 @@ import { matchName } from './name-match.ts';
 export const CREDIT = 'Powered by Queue-Times.com (https://queue-times.com/)';
 const credit = z.literal(CREDIT).check(z.describe('Credit the data source with this line wherever waits are shown.'));
 
-const parkInput = {
-  park: z
-    .string()
-    .check(
-      z.minLength(1),
-      z.maxLength(100),
-      z.describe(
-        'A park slug or name, e.g. "epcot" or "Magic Kingdom"; case, accents and small misspellings are fine.',
-      ),
-    ),
+/** A name an agent types: at least one character, at most `max`. */
+const typedName = (max: number, description: string) => {
+  const help = `${description}; case, accents and small misspellings are fine.`;
+  return z.string().check(z.minLength(1), z.maxLength(max), z.describe(help));
 };
+const parkInput = { park: typedName(100, 'A park slug or name, e.g. "epcot" or "Magic Kingdom"') };
 const parkName = z.string().check(z.describe('The park as named here.'));
 
 /** A tool's result: the structured value, and the text an agent host shows when it ignores structure. */
@@ -73,18 +68,14 @@ const ParkEntrySchema = z.strictObject({
   timeZone: z.string().check(z.describe("The park's IANA time zone.")),
 });
 
+const BEST_TIME =
+  'The half hour still ahead today with the lowest expected wait (as `bestTime` in GET /api/wait-times/history); null when the ride is closed now or too little is learned.';
 const WhenToRideSchema = {
   park: z.enum(PARK_SLUGS),
   parkName,
   updatedAt: WaitTimesSchema.shape.updatedAt,
   ride: RideSchema,
-  bestTime: z
-    .nullable(BestTimeSchema)
-    .check(
-      z.describe(
-        'The half hour still ahead today with the lowest expected wait (as `bestTime` in GET /api/wait-times/history); null when the ride is closed now or too little is learned.',
-      ),
-    ),
+  bestTime: z.nullable(BestTimeSchema).check(z.describe(BEST_TIME)),
   note: z.string().check(z.describe('What the answer rests on, in words, with the best time in park time.')),
   source: WaitTimesSchema.shape.source,
   credit,
@@ -141,13 +132,7 @@ export function toolDefinitions(later?: AfterAnswer) {
         'When to ride one ride today: its posted wait now, trend, forecast 30 minutes ahead, and the best time still ahead today from its rest-of-day outlook. Rides are matched by name as forgivingly as parks.',
       inputSchema: {
         ...parkInput,
-        ride: z
-          .string()
-          .check(
-            z.minLength(1),
-            z.maxLength(200),
-            z.describe('The ride name; case, accents and small misspellings are fine.'),
-          ),
+        ride: typedName(200, 'The ride name'),
       },
       outputSchema: WhenToRideSchema,
       run: async ({ park: parkQuery, ride: rideQuery }: { park: string; ride: string }): Promise<CallToolResult> => {

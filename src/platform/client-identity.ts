@@ -1,10 +1,8 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * Who a client is, for every per-client limit: an IPv4 address, or the /64 network of an IPv6
- * address. One subscriber usually holds a whole /64 and can pick any address in it at will
- * (RFC 6177, RFC 8981), so counting single IPv6 addresses would let them step past any limit.
- * IPv4-mapped IPv6 addresses (`::ffff:192.0.2.1`, how a dual-stack socket reports IPv4) are IPv4.
+ * Who a client is, for every per-client limit: an IPv4 address (IPv4-mapped IPv6 too), or the /64 of
+ * an IPv6 address, since one subscriber can pick any address in its /64 at will (RFC 6177, RFC 8981).
  */
 export function clientIdentity(address: string): string {
   const ip = address.trim().replace(/^\[(.*)\]$/, '$1');
@@ -17,17 +15,14 @@ export function clientIdentity(address: string): string {
     const [high = 0, low = 0] = groups.slice(6);
     return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
   }
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toString(16))
-    .join(':')}::/64`;
+  const network = groups.slice(0, 4).map((group) => group.toString(16));
+  return `${network.join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (the URL parser writes a dotted IPv4 tail in hex). */
 function ipv6Groups(ip: string): number[] {
   const [head = '', tail] = new URL(`http://[${ip}]/`).hostname.slice(1, -1).split('::');
-  const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
-  const left = parse(head);
-  const right = tail === undefined ? [] : parse(tail);
+  const parse = (part = '') => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
+  const [left, right] = [parse(head), parse(tail)];
   return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
 }

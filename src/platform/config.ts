@@ -86,9 +86,8 @@ export const EnvironmentSchema = z.object({
 
 export type Config = z.output<typeof EnvironmentSchema>;
 
-// The origin the build resolved, in code that Vite bundles (Astro defines import.meta.env.SITE from
-// `site`) and in the Netlify functions our build bundles (scripts/bundle-functions.mts); undefined
-// where Node runs the source directly (the local runtime, tests).
+// The origin the build resolved (import.meta.env.SITE in what Vite or scripts/bundle-functions.mts
+// bundled); undefined where Node runs the source directly (the local runtime, tests).
 const BUILT_SITE_URL: string | undefined = typeof import.meta.env === 'object' ? import.meta.env.SITE : undefined;
 
 /** Parses the environment; a malformed setting throws a ConfigError naming the variable. */

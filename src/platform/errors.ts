@@ -83,7 +83,7 @@ export async function unavailableAs503<T>(message: string, work: () => Promise<T
   }
 }
 
-/** A setting in the environment is malformed; thrown at start-up, never answered to a client. */
+/** A malformed setting in the environment; thrown at start-up, never answered to a client. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

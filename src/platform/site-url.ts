@@ -1,8 +1,4 @@
-/**
- * Where the public origin comes from: astro.config.mjs at build time and config.ts at run time
- * both ask this, so both name the same site.
- */
-
+// The public origin, asked by astro.config.mjs at build time and config.ts at run time alike.
 type Environment = Readonly<Record<string, string | undefined>>;
 
 const set = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';

@@ -1,10 +1,8 @@
 import { getStore } from '@netlify/blobs';
 import * as z from './zod-mini.ts';
 
-/**
- * The one module that talks to Netlify Blobs. Everything read back is parsed through the schema
- * it was written with: a record may predate a schema change or be damaged.
- */
+// The one module that talks to Netlify Blobs. Everything read back is parsed through the schema it was
+// written with: a record may predate a schema change or be damaged.
 
 type Schema = z.core.$ZodType;
 
@@ -125,15 +123,12 @@ export async function replaceRecordIfUnchanged<S extends Schema>(
 }
 
 /**
- * Keys under a prefix with each one's current ETag (the version a conditional write can name),
- * sorted by key. The local Blobs server lists a write's temporary file (`pin/.k7cc9voyif`) as a
- * key while it is being written; none of our keys has a segment starting with a dot.
+ * Keys under a prefix, sorted, with each one's ETag (the version a conditional write can name). No key
+ * of ours has a segment starting with a dot: those are the local server's files being written.
  */
 export async function listEntries(name: StoreName, prefix: string): Promise<{ key: string; etag: string }[]> {
   const { blobs } = await guarded(`list ${name}/${prefix}`, name, (store) => store.list({ prefix }));
-  return blobs
-    .filter(({ key }) => !key.split('/').some((segment) => segment.startsWith('.')))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return blobs.filter(({ key }) => !/(^|\/)\./.test(key)).sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
 /** Keys under a prefix, sorted. */

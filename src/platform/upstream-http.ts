@@ -2,12 +2,9 @@ import { UpstreamError } from './errors.ts';
 import { readCappedText } from './request-body.ts';
 import * as z from './zod-mini.ts';
 
-/**
- * One HTTP exchange with a provider, bounded in time (to the last body byte), size and attempts.
- * Messages name the provider by `label` and never carry the URL, which may hold a token.
- */
+/** One HTTP exchange with a provider, bounded in time (to the last body byte), size and attempts. */
 export interface UpstreamCall {
-  /** Names the provider in errors and logs, e.g. "build hook"; must not hold a secret. */
+  /** Names the provider in errors and logs (never the URL, which may hold a token). */
   label: string;
   url: string;
   method?: 'GET' | 'POST';
@@ -21,7 +18,6 @@ export interface UpstreamCall {
   retryAfterTimeout?: boolean;
   retryOn?: readonly number[];
   retryDelayMs?: number;
-  /** Bodies larger than this are refused. */
   maxBytes: number;
 }
 

@@ -1,11 +1,10 @@
 import type { CacheProviderFactory } from 'astro';
 import memoryProvider, { type MemoryCacheProviderOptions } from 'astro/cache/memory';
-import { answerConditional } from './conditional-request.ts';
+import fresh from 'fresh';
 
 /**
- * The local route cache: Astro's in-memory provider, answering a conditional GET with 304 as
- * Netlify's CDN does in production (Astro's memory provider sends the full answer every time).
- * Wired by astro.config.mjs (https://docs.astro.build/en/guides/caching/).
+ * The local route cache (wired by astro.config.mjs): Astro's in-memory provider, answering a
+ * conditional GET with 304 as Netlify's CDN does (the memory provider sends the full answer).
  */
 const localRouteCache: CacheProviderFactory<MemoryCacheProviderOptions> = (config) => {
   const memory = memoryProvider(config);
@@ -20,3 +19,24 @@ const localRouteCache: CacheProviderFactory<MemoryCacheProviderOptions> = (confi
 };
 
 export default localRouteCache;
+
+/**
+ * The response, or its 304 (same headers, no body: RFC 9110 §15.4.5) when a GET or HEAD's 200
+ * matches `If-None-Match` or `If-Modified-Since`, by `fresh` as Express and `send` match. Its "never
+ * 304 with `Cache-Control: no-cache`" is left out: fetch adds that to every `If-None-Match` request.
+ * `requestHeaders` have lower-case names, as Node or `Object.fromEntries(headers)` gives them.
+ */
+export function answerConditional(method: string, requestHeaders: fresh.Headers, response: Response): Response {
+  if ((method !== 'GET' && method !== 'HEAD') || response.status !== 200) return response;
+  const conditions = {
+    'if-none-match': requestHeaders['if-none-match'],
+    'if-modified-since': requestHeaders['if-modified-since'],
+  };
+  const validators = {
+    etag: response.headers.get('etag') ?? undefined,
+    'last-modified': response.headers.get('last-modified') ?? undefined,
+  };
+  if (!fresh(conditions, validators)) return response;
+  void response.body?.cancel();
+  return new Response(null, { status: 304, headers: response.headers });
+}

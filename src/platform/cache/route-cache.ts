@@ -6,17 +6,15 @@ export interface RouteCache {
   invalidate(options: { tags: string[] }): Promise<void> | void;
 }
 
-// Locally (`npm start`) Astro's memory cache, handed over by src/middleware.ts; nothing is
-// cached before Astro ran once.
+// Locally, Astro's memory cache, handed over by src/middleware.ts (nothing is cached before Astro runs).
 let localCache: RouteCache | undefined;
 export function useLocalRouteCache(cache: RouteCache | undefined): void {
   localCache = cache;
 }
 
 /**
- * Drops cached answers with these tags: the local cache at once; on Netlify the CDN's copies by
- * `purgeCache` (https://docs.netlify.com/platform/caching/#on-demand-invalidation), after the
- * answer. Failures are logged: at worst the old answer lives out its max-age.
+ * Drops cached answers with these tags: locally at once, on Netlify by `purgeCache` after the answer
+ * (https://docs.netlify.com/platform/caching/#on-demand-invalidation). Failures are only logged.
  */
 export async function invalidateRouteCache(tags: string[], waitUntil: AfterAnswer): Promise<void> {
   try {

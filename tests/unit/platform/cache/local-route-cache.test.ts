@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerConditional } from '../../../../src/platform/cache/conditional-request.ts';
+import { answerConditional } from '../../../../src/platform/cache/local-route-cache.ts';
 
 const ETAG = '"abc"';
 const ok = (headers: Record<string, string> = { ETag: ETAG }) =>
