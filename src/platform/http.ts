@@ -16,15 +16,8 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = {
 export type AfterAnswer = (task: Promise<unknown>) => void;
 
 /** Work the answer does not depend on, handed to `later` or else awaited; a failure is logged, never thrown. */
-export async function finishLater(
-  what: string,
-  task: () => Promise<unknown>,
-  later: AfterAnswer | undefined,
-): Promise<void> {
-  const run = task().then(
-    () => undefined,
-    (error: unknown) => console.warn(`Could not ${what}: ${(error as Error).message}`),
-  );
+export async function finishLater(what: string, task: () => Promise<unknown>, later?: AfterAnswer): Promise<void> {
+  const run = task().catch((error: unknown) => console.warn(`Could not ${what}: ${(error as Error).message}`));
   if (later) later(run);
   else await run;
 }

@@ -61,11 +61,7 @@ export function headerRefs(...names: HeaderName[]): Record<string, JsonObject> {
 export const PUBLIC_HEADERS = ['Access-Control-Allow-Origin', 'Cache-Control'] as const satisfies HeaderName[];
 
 /** An error response whose example is the body the real code answers for `error`. */
-export function errorResponseObject(
-  description: string,
-  error: HttpError,
-  headers: readonly HeaderName[] = [],
-): JsonObject {
+export function errorResponseObject(description: string, error: HttpError, headers: readonly HeaderName[] = []) {
   return { description, headers: headerRefs(...headers), content: jsonContent('Error', errorBody(error)) };
 }
 
@@ -83,17 +79,12 @@ export const notModified: JsonObject = {
 };
 
 /** An anonymous read-only GET (`publicJsonRoutes`): its 200 (`ok`, with ETag), 304, 405 and `more` responses. */
-export function publicGet({
-  tag,
-  ok,
-  content,
-  more = {},
-  ...operation
-}: Record<'operationId' | 'summary' | 'description' | 'ok', string> & {
+type PublicGet = Record<'operationId' | 'summary' | 'description' | 'ok', string> & {
   tag: (typeof TAGS)[number]['name'];
   content: JsonObject;
   more?: JsonObject;
-}): JsonObject {
+};
+export function publicGet({ tag, ok, content, more = {}, ...operation }: PublicGet): JsonObject {
   const okResponse = { description: ok, headers: headerRefs('ETag', ...PUBLIC_HEADERS), content };
   return {
     get: {

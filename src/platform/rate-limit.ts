@@ -6,11 +6,7 @@ import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from '
 import * as z from './zod-mini.ts';
 
 /** A named limit: at most `limit` hits per client within any `windowMs`. */
-export interface RateLimit {
-  name: string;
-  limit: number;
-  windowMs: number;
-}
+export type RateLimit = { name: string; limit: number; windowMs: number };
 
 /**
  * Per-client limits that hold however many requests arrive at once, on any number of instances
@@ -60,19 +56,18 @@ async function standingOf(rule: RateLimit, client: string, now: number, later?: 
 }
 type Standing = Awaited<ReturnType<typeof standingOf>>;
 
-/** 429 with `Retry-After` counted from the client's own oldest hit inside the window. */
-function refusal(rule: RateLimit, hits: number[], now: number): TooManyRequestsError {
-  const oldest = hits.length > 0 ? Math.min(...hits) : now;
-  return new TooManyRequestsError((oldest + rule.windowMs - now) / 1000);
-}
-
-/** This period's slots as read now: their times, and whether any is still being decided. */
-async function takenSlots(standing: Standing, now: number): Promise<{ hits: number[]; deciding: boolean }> {
+/**
+ * This period's slots as read now: the 429 they make (`Retry-After` counted from the client's oldest
+ * hit inside the window), and whether any of them is still being decided.
+ */
+async function refusal(rule: RateLimit, standing: Standing, now: number) {
   const slots = await Promise.all(
     [...standing.taken.values()].map((key) => readRecord('rate-limits', key, SlotSchema)),
   );
+  const hits = [...standing.earlier, ...slots.map((slot) => slot?.at ?? now)];
+  const oldest = hits.length > 0 ? Math.min(...hits) : now;
   return {
-    hits: [...standing.earlier, ...slots.map((slot) => slot?.at ?? now)],
+    error: new TooManyRequestsError((oldest + rule.windowMs - now) / 1000),
     // A slot gone since the listing was given back just now: worth another look too.
     deciding: slots.some((slot) => slot === null || (slot.pending === true && now - slot.at < PENDING_MAX_MS)),
   };
@@ -87,13 +82,13 @@ async function claim(rule: RateLimit, client: string, now: number, pending: bool
     if (await createRecord('rate-limits', key, SlotSchema, record)) return { key } as const;
     standing.taken.set(slot, key);
   }
-  return { refused: await takenSlots(standing, now) } as const;
+  return { refused: await refusal(rule, standing, now) } as const;
 }
 
 /** Counts a hit before the request is acted on, or throws 429 (with `Retry-After`) over the limit. */
 export async function hitRateLimit(rule: RateLimit, client: string, now = Date.now()): Promise<void> {
   const result = await claim(rule, client, now, false);
-  if ('refused' in result) throw refusal(rule, result.refused.hits, now);
+  if ('refused' in result) throw result.refused.error;
 }
 
 /**
@@ -117,9 +112,7 @@ export async function reserveAttempt(
         release: () => deleteRecords('rate-limits', [key]),
       };
     }
-    if (!result.refused.deciding || Date.now() + pause > deadline) {
-      throw refusal(rule, result.refused.hits, Date.now());
-    }
+    if (!result.refused.deciding || Date.now() + pause > deadline) throw result.refused.error;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
@@ -132,7 +125,7 @@ export async function checkRateLimit(
 ): Promise<void> {
   const standing = await standingOf(rule, client, now, later);
   for (let slot = 0; slot < standing.allowed; slot++) if (!standing.taken.has(slot)) return;
-  throw refusal(rule, (await takenSlots(standing, now)).hits, now);
+  throw (await refusal(rule, standing, now)).error;
 }
 
 const lastSweep = new Map<string, number>();

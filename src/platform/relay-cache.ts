@@ -23,19 +23,10 @@ const REFRESHING_CACHE_MS = 5_000;
 export const RELAY_STALE_WHILE_REVALIDATE_SECONDS = 600;
 
 /** Data with the time of the upstream fetch that produced it. */
-export interface Timed<T> {
-  fetchedAt: number;
-  value: T;
-}
-
+export type Timed<T> = { fetchedAt: number; value: T };
 type Entry<T> = Timed<T> & { fromUpstream: boolean };
-
-export interface RelayAnswer<T> extends Entry<T> {
-  /** True when the upstream failed and this is older data. */
-  fallback: boolean;
-  /** Seconds the answer may be reused by a cache. */
-  maxAgeSeconds: number;
-}
+/** `fallback`: the upstream failed and this is older data; `maxAgeSeconds`: how long a cache may reuse it. */
+type RelayAnswer<T> = Entry<T> & { fallback: boolean; maxAgeSeconds: number };
 
 export function relayCache<S, T>(options: {
   /** Names the relay in logs. */
