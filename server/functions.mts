@@ -50,13 +50,7 @@ export function matchFunction(functions: readonly LoadedFunction[], pathname: st
 }
 
 /** The part of Netlify's `Context` our functions use, as a local run can honestly provide it. */
-export function createContext(options: {
-  ip: string;
-  url: URL;
-  params: Record<string, string>;
-  siteUrl: string;
-  waitUntil: (promise: Promise<unknown>) => void;
-}): Context {
+export function createContext(options: Pick<Context, 'ip' | 'url' | 'params' | 'waitUntil'> & { siteUrl: string }) {
   const { siteUrl, ...context } = options;
   return { ...context, site: { id: 'local', name: 'site-api', url: siteUrl } } as unknown as Context;
 }
@@ -65,11 +59,7 @@ export function createContext(options: {
  * Runs each scheduled function on its `config.schedule`, the way Netlify invokes it (a POST with
  * `next_run`), so a self-hosted site retries its contact outbox and runs its jobs on its own.
  */
-export function scheduleFunctions(
-  functions: readonly LoadedFunction[],
-  siteUrl: string,
-  waitUntil: (promise: Promise<unknown>) => void,
-): Cron[] {
+export function scheduleFunctions(functions: LoadedFunction[], siteUrl: string, waitUntil: Context['waitUntil']) {
   return functions.flatMap((fn) => {
     const { schedule } = fn.config;
     if (!schedule) return [];

@@ -5,24 +5,23 @@ import { loadConfig } from '../src/platform/config.ts';
 import { startSite } from './runtime.mts';
 
 /** `npm run serve`: serves an existing build on HOST:PORT until SIGINT or SIGTERM. */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-function fail(message: unknown): never {
-  console.error(message);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+async function serve() {
+  const config = loadConfig(process.env);
+  // Prerendered documents carry the SITE_URL of the build: serving them under another would name the wrong origin.
+  const mismatch = buildSiteMismatch(root, config.SITE_URL);
+  if (mismatch) throw new Error(mismatch);
+  const { HOST: host, PORT: port, SITE_URL: siteUrl } = config;
+  return startSite({ host, port, siteUrl, dataDir: path.resolve(root, config.DATA_DIR), root });
+}
+
+function fail(error: Error): never {
+  console.error(error.message);
   process.exit(1);
 }
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  fail((error as Error).message);
-}
-// Prerendered documents carry the SITE_URL of the build: serving them under another would name the wrong origin.
-const mismatch = buildSiteMismatch(root, config.SITE_URL);
-if (mismatch) fail(mismatch);
-
-const { HOST: host, PORT: port, SITE_URL: siteUrl } = config;
-const site = await startSite({ host, port, siteUrl, dataDir: path.resolve(root, config.DATA_DIR), root });
+const site = await serve().catch(fail);
 console.info(`site-api listening on ${site.url}`);
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -28,17 +28,6 @@ function rpcError(status: number, message: string, headers: Record<string, strin
   return Response.json(body, { status, headers: { ...CORS, 'Cache-Control': 'no-store', ...headers } });
 }
 
-/** A fresh server per request: stateless, so no request ever sees another's state or ids. */
-function createServer(later?: AfterAnswer): McpServer {
-  const server = new McpServer({ name: 'site-api', version: '1.0.0' });
-  for (const [name, tool] of Object.entries(toolDefinitions(later))) {
-    const { description, inputSchema, outputSchema, run } = tool;
-    const annotations = { readOnlyHint: true, openWorldHint: false };
-    server.registerTool(name, { description, inputSchema, outputSchema, annotations }, run as never);
-  }
-  return server;
-}
-
 /**
  * One request to /mcp: MCP over Streamable HTTP without sessions, answered with plain JSON
  * (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http).
@@ -61,7 +50,12 @@ export async function handleMcpRequest(
     enableJsonResponse: true,
     maxRequestBodySize: MCP_MAX_BODY_BYTES,
   });
-  const server = createServer(later);
+  // A fresh server per request: stateless, so no request ever sees another's state or ids.
+  const server = new McpServer({ name: 'site-api', version: '1.0.0' });
+  for (const [name, { description, inputSchema, outputSchema, run }] of Object.entries(toolDefinitions(later))) {
+    const annotations = { readOnlyHint: true, openWorldHint: false };
+    server.registerTool(name, { description, inputSchema, outputSchema, annotations }, run as never);
+  }
   await server.connect(transport);
   const response = await transport.handleRequest(request);
   later?.(server.close());

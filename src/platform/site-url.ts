@@ -12,11 +12,9 @@ export function onNetlify(env: Environment): boolean {
 }
 
 /**
- * The public origin and the variable it came from (so a malformed value is reported under its
- * name): `SITE_URL`; else the one the build resolved (a function of a deploy preview agrees with
- * its prerendered pages); else on Netlify `DEPLOY_PRIME_URL` for previews and branch deploys
- * (https://docs.netlify.com/build/configure-builds/environment-variables/), `URL` otherwise;
- * else http://localhost:4321.
+ * The public origin and the variable it came from (to name it in errors): `SITE_URL`, else the build's
+ * (so a deploy preview's functions agree with its pages), else on Netlify `DEPLOY_PRIME_URL` for previews
+ * (https://docs.netlify.com/build/configure-builds/environment-variables/) or `URL`, else localhost:4321.
  */
 export function resolveSiteUrl(
   env: Environment,

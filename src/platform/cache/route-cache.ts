@@ -17,11 +17,8 @@ export function useLocalRouteCache(cache: RouteCache | undefined): void {
  * (https://docs.netlify.com/platform/caching/#on-demand-invalidation). Failures are only logged.
  */
 export async function invalidateRouteCache(tags: string[], waitUntil: AfterAnswer): Promise<void> {
-  try {
-    await localCache?.invalidate({ tags });
-  } catch (error) {
-    console.warn('Route cache invalidation failed:', error);
-  }
+  const invalidated = Promise.try(() => localCache?.invalidate({ tags }));
+  await invalidated.catch((error) => console.warn('Route cache invalidation failed:', error));
   if (process.env.NETLIFY_PURGE_API_TOKEN) {
     waitUntil(purgeCache({ tags }).catch((error) => console.warn('CDN purge failed:', error)));
   }
