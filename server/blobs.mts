@@ -59,11 +59,11 @@ export async function startGatedBlobs(options: {
       if (!NOT_FORWARDED.has(name)) headers.set(name, `${value}`);
     return fetch(new URL(target, backend), { method, headers, body: body ?? null });
   };
-  /** A key's ETag, read in its turn or in a list's; a status other than 200 or 404 is thrown. */
+  /** A key's ETag (null: no value), read in its turn or in a list's. */
   const etagOf = async (req: http.IncomingMessage, key: string) => {
     if (!etags.has(key)) {
       const read = await forward(req, key, 'GET');
-      if (read.status !== 200 && read.status !== 404) throw read.status;
+      if (read.status !== 200 && read.status !== 404) throw new Error(`reading ${key} answered ${read.status}`);
       etags.set(key, read.status === 404 ? null : hash(await read.bytes()));
     }
     return etags.get(key) ?? null;
@@ -82,8 +82,7 @@ export async function startGatedBlobs(options: {
           return { status: (await forward(req, key, 'DELETE')).status };
         }
         const { 'if-none-match': ifNoneMatch, 'if-match': ifMatch } = req.headers;
-        const current = ifNoneMatch || ifMatch ? await etagOf(req, key).catch((status: number) => status) : null;
-        if (typeof current === 'number') return { status: current };
+        const current = ifNoneMatch || ifMatch ? await etagOf(req, key) : null;
         if ((ifNoneMatch === '*' && current !== null) || (ifMatch !== undefined && ifMatch !== current)) {
           return { status: 412 };
         }

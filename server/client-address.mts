@@ -1,6 +1,4 @@
-import type http from 'node:http';
 import { isIP } from 'node:net';
-import { getConfig } from '../src/platform/config.ts';
 
 /**
  * The client address functions get as `context.ip` (on Netlify the platform sets it). With
@@ -8,10 +6,6 @@ import { getConfig } from '../src/platform/config.ts';
  * let a client pick its identity and step past every per-client limit. Behind N proxies that each
  * append the address they saw, it is the N-th entry from the right.
  */
-export function clientAddress(req: http.IncomingMessage): string {
-  return clientAddressOf(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for'], getConfig().TRUST_PROXY);
-}
-
 export function clientAddressOf(socketAddress: string, forwardedFor: string | string[] | undefined, trust: number) {
   const peer = socketAddress.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
   if (trust === 0 || forwardedFor === undefined) return peer;

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequestFromNodeRequest, writeResponse } from 'astro/app/node';
 import { useLocalRouteCache } from '../src/platform/cache/route-cache.ts';
+import { getConfig } from '../src/platform/config.ts';
 import { respond } from '../src/platform/http.ts';
 import { startBlobsServer } from './blobs.mts';
-import { clientAddress } from './client-address.mts';
+import { clientAddressOf } from './client-address.mts';
 import { createContext, loadFunctions, matchFunction, scheduleFunctions } from './functions.mts';
 import { headersFor, loadHeaderRules, loadPageHeaders, sendFile, staticFiles } from './static-files.mts';
 
@@ -61,7 +62,9 @@ export async function startSite({ host, port, siteUrl, dataDir, root }: SiteOpti
     const url = new URL(request.url);
     const match = matchFunction(functions, url.pathname, request.method);
     if (match) {
-      const context = createContext({ ip: clientAddress(req), url, params: match.params, siteUrl, waitUntil });
+      const { remoteAddress = '' } = req.socket;
+      const ip = clientAddressOf(remoteAddress, req.headers['x-forwarded-for'], getConfig().TRUST_PROXY);
+      const context = createContext({ ip, url, params: match.params, siteUrl, waitUntil });
       return writeResponse(await match.fn.handler(request, context), res);
     }
     const file = files.get(url.pathname);

@@ -130,10 +130,7 @@ export function toolDefinitions(later?: AfterAnswer) {
     when_to_ride: {
       description:
         'When to ride one ride today: its posted wait now, trend, forecast 30 minutes ahead, and the best time still ahead today from its rest-of-day outlook. Rides are matched by name as forgivingly as parks.',
-      inputSchema: {
-        ...parkInput,
-        ride: typedName(200, 'The ride name'),
-      },
+      inputSchema: { ...parkInput, ride: typedName(200, 'The ride name') },
       outputSchema: WhenToRideSchema,
       run: async ({ park: parkQuery, ride: rideQuery }: { park: string; ride: string }): Promise<CallToolResult> => {
         const park = findPark(parkQuery);

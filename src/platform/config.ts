@@ -3,12 +3,8 @@ import { resolveSiteUrl } from './site-url.ts';
 import * as z from './zod-mini.ts';
 
 /** An empty variable counts as unset (`NAME=` in a .env file or the Netlify UI). */
-function unlessEmpty<T extends z.core.$ZodType>(schema: T) {
-  return z.pipe(
-    z.transform((value: unknown) => (value === '' ? undefined : value)),
-    schema,
-  );
-}
+const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
+const unlessEmpty = <T extends z.core.$ZodType>(schema: T) => z.pipe(z.transform(emptyAsUnset), schema);
 
 const optional = <T extends z.core.$ZodType>(schema: T) => unlessEmpty(z.optional(schema));
 /** A string matching `pattern` (`message` otherwise), `fallback` when unset. */

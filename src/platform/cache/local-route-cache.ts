@@ -28,15 +28,8 @@ export default localRouteCache;
  */
 export function answerConditional(method: string, requestHeaders: fresh.Headers, response: Response): Response {
   if ((method !== 'GET' && method !== 'HEAD') || response.status !== 200) return response;
-  const conditions = {
-    'if-none-match': requestHeaders['if-none-match'],
-    'if-modified-since': requestHeaders['if-modified-since'],
-  };
-  const validators = {
-    etag: response.headers.get('etag') ?? undefined,
-    'last-modified': response.headers.get('last-modified') ?? undefined,
-  };
-  if (!fresh(conditions, validators)) return response;
+  const conditions = { ...requestHeaders, 'cache-control': undefined };
+  if (!fresh(conditions, Object.fromEntries(response.headers))) return response;
   void response.body?.cancel();
   return new Response(null, { status: 304, headers: response.headers });
 }
