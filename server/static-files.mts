@@ -30,12 +30,8 @@ export function staticFiles(clientDir: string): Map<string, string> {
   for (const entry of readdirSync(clientDir, { recursive: true, withFileTypes: true })) {
     if (entry.isDirectory()) continue;
     const file = `/${path.relative(clientDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`;
-    files.set(file, file);
-    if (entry.name === 'index.html') {
-      const dir = file.slice(0, -'index.html'.length);
-      files.set(dir, file);
-      if (dir !== '/') files.set(dir.slice(0, -1), file);
-    }
+    const [dir, bare] = [file.replace(/\/index\.html$/, '/'), file.replace(/\/index\.html$/, '')];
+    for (const alias of [file, dir, bare || '/']) files.set(alias, file);
   }
   return files;
 }

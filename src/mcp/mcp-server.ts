@@ -33,10 +33,7 @@ function rpcError(status: number, message: string, headers: Record<string, strin
  * (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http).
  * GET (a server-sent event stream) and DELETE (ending a session) mean nothing without sessions: 405.
  */
-export async function handleMcpRequest(
-  request: Request,
-  { client, later }: { client: string; later?: AfterAnswer },
-): Promise<Response> {
+export async function handleMcpRequest(request: Request, { client, later }: { client: string; later?: AfterAnswer }) {
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: PREFLIGHT });
   if (request.method !== 'POST') return rpcError(405, 'Method not allowed: use POST', { Allow: 'POST, OPTIONS' });
   try {

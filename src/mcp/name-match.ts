@@ -30,18 +30,11 @@ export function editDistance(a: string, b: string): number {
 /** Edits allowed for a close spelling: none for very short names, then about one per four letters. */
 const allowedEdits = (length: number) => (length < 4 ? 0 : Math.min(3, Math.ceil(length / 4)));
 
-export type NameMatch<T> = { found: T } | { nearest: string[] };
-
 /**
- * The one candidate a query names, or the nearest names (at most `limit`). `namesOf` gives every
- * name a candidate answers to (a slug and a display name); the first is the one listed on a miss.
+ * The one candidate a query names, or the five nearest names. `namesOf` gives every name a candidate
+ * answers to (a slug and a display name); the first is the one listed on a miss.
  */
-export function matchName<T>(
-  query: string,
-  candidates: readonly T[],
-  namesOf: (candidate: T) => readonly string[],
-  limit = 5,
-): NameMatch<T> {
+export function matchName<T>(query: string, candidates: readonly T[], namesOf: (candidate: T) => readonly string[]) {
   const wanted = compact(query);
   const scored = candidates.map((candidate) => {
     const names = namesOf(candidate).map(compact);
@@ -66,5 +59,5 @@ export function matchName<T>(
   }
   // Names containing the query first (it was ambiguous among them), then by spelling distance.
   const nearest = [...parts, ...ranked.filter((entry) => !entry.part)];
-  return { nearest: nearest.slice(0, limit).map((entry) => namesOf(entry.candidate)[0] ?? '') };
+  return { nearest: nearest.slice(0, 5).map((entry) => namesOf(entry.candidate)[0] ?? '') };
 }

@@ -10,11 +10,8 @@ import { getWaitTimes } from '../wait-times/wait-times.ts';
 import { RideSchema, WaitTimesSchema } from '../wait-times/wait-times-schemas.ts';
 import { matchName } from './name-match.ts';
 
-/**
- * The MCP tools: each answers from the same cached code as the GET endpoint it mirrors (the
- * relay's memory and Blobs, at most the one upstream request per park per 5 minutes the endpoints
- * share), and none writes anything an agent could change.
- */
+// The MCP tools: each answers from the same cached code as the GET endpoint it mirrors (so the same one
+// upstream request per park per 5 minutes), and none writes anything an agent could change.
 
 /** queue-times.com's terms ask every use of its data to credit it with a link. */
 export const CREDIT = 'Powered by Queue-Times.com (https://queue-times.com/)';

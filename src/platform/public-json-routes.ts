@@ -31,9 +31,8 @@ export function publicJsonRoutes(
   otherMethods: readonly string[] = [],
 ): { GET: APIRoute; HEAD: APIRoute; OPTIONS: APIRoute; ALL: APIRoute } {
   const allow = [...READ_METHODS, ...otherMethods];
-  // The CDN keys on the whole query string unless told: `park` is the only parameter a public GET
-  // reads, and Netlify cannot say "none", so every route sends this, errors too (one per URL).
-  // https://docs.netlify.com/build/caching/caching-overview/ ("Netlify-Vary")
+  // The CDN keys on the whole query string unless told (https://docs.netlify.com/build/caching/caching-overview/):
+  // `park` is the only parameter a public GET reads, and Netlify cannot say "none"; errors too.
   const headers = { ...PUBLIC_CORS_HEADERS, 'Netlify-Vary': 'query=park' };
   const GET: APIRoute = async (context) => {
     try {

@@ -11,14 +11,10 @@ export type RateLimit = { name: string; limit: number; windowMs: number };
 /**
  * Per-client limits that hold however many requests arrive at once, on any number of instances
  * (docs/consistency.md, "Rate-limit hits"): a hit is admitted only by winning a numbered slot with
- * a write-once key (`onlyIfNew`, atomic on Netlify and behind the local gate).
- * - Time is cut into periods of one window; a client's hits are its period's `slot-0` … `slot-<limit-1>`.
- * - A hit may claim slot j only if j < limit − (previous period's hits still inside the window).
- *   That count only falls, so the hits inside the window never exceed `limit`.
- * - Periods before the previous one are deleted; only the claimer writes a slot again, so
- *   deleting cannot race with a claim.
- * - An attempt still being decided (a token about to be compared) holds its slot as `pending`,
- *   then confirms it (a failure) or deletes it (the owner's success).
+ * a write-once key (`onlyIfNew`). Periods are one window long; a hit may claim its period's slot j
+ * only if j < limit − (previous period's hits still inside the window), a count that only falls, so
+ * the window never holds more than `limit`. Older periods are deleted (only a claimer writes a slot
+ * again, so this cannot race a claim). An attempt still being decided holds its slot as `pending`.
  */
 
 const SlotSchema = z.object({ at: z.int(), pending: z.optional(z.boolean()) });
@@ -27,7 +23,6 @@ const SlotSchema = z.object({ at: z.int(), pending: z.optional(z.boolean()) });
 const PENDING_MAX_MS = 10_000;
 /** An attempt waits this long for pending ones to be decided, looking again after 25 ms, doubling to 250. */
 const PENDING_WAIT_MS = 5_000;
-const PENDING_POLL_MS = 25;
 
 // Clients are kept as a salted hash: the limiter needs to tell them apart, not to know them.
 const clientKey = (client: string) => hash('sha256', `site-api:${clientIdentity(client)}`).slice(0, 32);
@@ -102,7 +97,7 @@ export async function reserveAttempt(
   { later }: { later?: AfterAnswer | undefined } = {},
 ): Promise<{ confirm(): Promise<void>; release(): Promise<void> }> {
   const deadline = Date.now() + PENDING_WAIT_MS;
-  for (let pause = PENDING_POLL_MS; ; pause = Math.min(pause * 2, 250)) {
+  for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
     const now = Date.now();
     const result = await claim(rule, client, now, true, later);
     if ('key' in result) {

@@ -29,7 +29,6 @@ type Entry<T> = Timed<T> & { fromUpstream: boolean };
 type RelayAnswer<T> = Entry<T> & { fallback: boolean; maxAgeSeconds: number };
 
 export function relayCache<S, T>(options: {
-  /** Names the relay in logs. */
   label: string;
   /** The memory key of a subject (a park, an account). */
   keyOf(subject: S): string;

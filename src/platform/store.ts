@@ -27,8 +27,7 @@ async function guarded<T>(what: string, name: StoreName, call: (store: ReturnTyp
   const { promise: deadline, reject } = Promise.withResolvers<never>();
   const late = () => reject(new BlobsUnavailableError(`Blobs took over ${BLOBS_DEADLINE_MS} ms: ${what}`));
   const timer = setTimeout(late, BLOBS_DEADLINE_MS);
-  // Strong consistency: the next request reads what this one wrote
-  // (https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency).
+  // https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency: the next request reads this write.
   const attempt = call(getStore({ name, consistency: 'strong' }));
   attempt.catch(() => {}); // an abandoned call may settle later, with nobody waiting
   try {
