@@ -70,30 +70,27 @@ export async function startGatedBlobs(options: {
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const { method = 'GET' } = req;
     const url = new URL(req.url ?? '/', backend);
     const key = url.pathname; // `/site/store/key…`: site stores only (no deploy store, no region)
     const [site, name, ...rest] = key.split('/').slice(1);
     const store = `/${site}/${name}`;
     const body = new Uint8Array(Buffer.concat(await req.toArray()));
-    if (rest.join('/') !== '' && (req.method === 'PUT' || req.method === 'DELETE')) {
-      const answer = await inTurn(store, key, async (): Promise<{ status: number; etag?: string }> => {
-        if (req.method === 'DELETE') {
-          etags.delete(key);
-          return { status: (await forward(req, key, 'DELETE')).status };
-        }
+    if (rest.join('/') !== '' && (method === 'PUT' || method === 'DELETE')) {
+      // A delete carries no condition (the client has none), so it only takes its turn.
+      const [status, etag] = await inTurn(store, key, async (): Promise<[number, string?]> => {
         const { 'if-none-match': ifNoneMatch, 'if-match': ifMatch } = req.headers;
         const current = ifNoneMatch || ifMatch ? await etagOf(req, key) : null;
-        if ((ifNoneMatch === '*' && current !== null) || (ifMatch !== undefined && ifMatch !== current)) {
-          return { status: 412 };
-        }
+        if ((ifNoneMatch === '*' && current !== null) || (ifMatch !== undefined && ifMatch !== current)) return [412];
         etags.delete(key);
-        const { status } = await forward(req, key, 'PUT', body);
-        if (status === 200) etags.set(key, hash(body));
-        return status === 200 ? { status, etag: hash(body) } : { status };
+        const { status } = await forward(req, key, method, method === 'PUT' ? body : undefined);
+        if (status !== 200 || method === 'DELETE') return [status];
+        etags.set(key, hash(body));
+        return [status, hash(body)];
       });
-      return res.writeHead(answer.status, answer.etag ? { etag: answer.etag } : {}).end();
+      return res.writeHead(status, etag ? { etag } : {}).end();
     }
-    if (rest.length === 0 && req.method === 'GET') {
+    if (rest.length === 0 && method === 'GET') {
       // Each listed blob with its value's ETag; a key deleted meanwhile is left out.
       const [status, page] = await inTurn(store, null, async () => {
         const listed = await forward(req, url.pathname + url.search, 'GET');
@@ -109,7 +106,7 @@ export async function startGatedBlobs(options: {
     const payload = await read.bytes();
     const headers = Object.fromEntries([...read.headers].filter(([header]) => !NOT_RETURNED.has(header)));
     if (read.status === 200) headers.etag = hash(payload);
-    return res.writeHead(read.status, headers).end(req.method === 'HEAD' ? undefined : payload);
+    return res.writeHead(read.status, headers).end(method === 'HEAD' ? undefined : payload);
   };
 
   const gate = http.createServer((req, res) => {

@@ -42,14 +42,11 @@ const findPark = (query: string) => find('park', query, PARKS, (park) => [park.s
 
 const clock = (at: number, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(at);
-const rideLine = (ride: z.output<typeof RideSchema>) =>
+type Ride = z.output<typeof RideSchema>;
+const rideLine = (ride: Ride) =>
   ride.open ? `${ride.name}: ${ride.wait} min, ${ride.trend}, ~${ride.forecast} min in 30 min` : `${ride.name}: closed`;
 
-function bestTimeNote(
-  ride: z.output<typeof RideSchema>,
-  bestTime: z.output<typeof BestTimeSchema> | null,
-  timeZone: string,
-): string {
+function bestTimeNote(ride: Ride, bestTime: z.output<typeof BestTimeSchema> | null, timeZone: string): string {
   if (!ride.open)
     return 'It is closed now (down for a while or for the day; the data cannot tell), so there is no best time.';
   if (bestTime === null) return 'Too little is learned about its usual day yet to say when it is best to ride.';

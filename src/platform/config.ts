@@ -109,9 +109,8 @@ let cached: { env: string; config: Config } | undefined;
 const NETLIFY_VARIABLES = ['URL', 'DEPLOY_PRIME_URL', 'CONTEXT', 'NETLIFY', 'NETLIFY_LOCAL', 'SITE_ID', 'SITE_NAME'];
 const VARIABLES = [...Object.keys(EnvironmentSchema.shape), ...NETLIFY_VARIABLES];
 
-/** The current configuration, re-read whenever one of its variables changed (tests change them). */
+/** The current configuration, re-read whenever one of its variables changed (tests change them); cheap per request. */
 export function getConfig(): Config {
-  // Only the variables we read make the key: cheap enough for every request.
   const key = VARIABLES.map((name) => process.env[name] ?? '\u0000').join('\u0001');
   if (cached?.env !== key) cached = { env: key, config: loadConfig(process.env) };
   return cached.config;

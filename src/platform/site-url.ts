@@ -3,10 +3,7 @@ type Environment = Readonly<Record<string, string | undefined>>;
 
 const set = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
-/**
- * True on Netlify's build (NETLIFY), its CLI (NETLIFY_LOCAL) and its functions, which get only
- * URL, SITE_NAME and SITE_ID (https://docs.netlify.com/build/functions/environment-variables/).
- */
+/** On Netlify's build, CLI or functions (these get only URL, SITE_NAME and SITE_ID: https://docs.netlify.com/build/functions/environment-variables/). */
 export function onNetlify(env: Environment): boolean {
   return env.NETLIFY === 'true' || env.NETLIFY_LOCAL === 'true' || set(env.SITE_ID) || set(env.SITE_NAME);
 }

@@ -2,9 +2,7 @@ import { purgeCache } from '@netlify/functions';
 import type { AfterAnswer } from '../http.ts';
 
 /** What a function needs of Astro's route cache: its provider's `invalidate` (`context.cache` has it). */
-export interface RouteCache {
-  invalidate(options: { tags: string[] }): Promise<void> | void;
-}
+export type RouteCache = { invalidate(options: { tags: string[] }): Promise<void> | void };
 
 // Locally, Astro's memory cache, handed over by src/middleware.ts (nothing is cached before Astro runs).
 let localCache: RouteCache | undefined;
