@@ -10,10 +10,7 @@ export function mediaTypeOf(request: Request): string {
   return (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/**
- * The text of a request's or response's body (a BOM dropped, bad bytes replaced), or `tooLarge()` as
- * soon as it passes `maxBytes`, so a huge body costs no more than the limit.
- */
+/** A request's or response's body as text, or `tooLarge()` as soon as it passes `maxBytes` (a huge body costs no more). */
 export async function readCappedText(message: Request | Response, maxBytes: number, tooLarge: () => Error) {
   if (Number(message.headers.get('content-length')) > maxBytes) {
     await message.body?.cancel().catch(() => {});
@@ -26,13 +23,12 @@ export async function readCappedText(message: Request | Response, maxBytes: numb
     if (size > maxBytes) throw tooLarge(); // leaving the loop cancels the stream
     chunks.push(chunk);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return new TextDecoder().decode(Buffer.concat(chunks)); // drops a BOM, replaces bad bytes
 }
 
 /**
- * Reads a body of an accepted kind (415 otherwise) up to `maxBytes` (413 past it); JSON that does
- * not parse is a 400. A form comes back as an object of each field's first value, without a
- * prototype (`__proto__` is a field).
+ * Reads a body of an accepted kind (415 otherwise) up to `maxBytes` (413); JSON that does not parse is a
+ * 400; a form is each field's first value, in an object without a prototype (`__proto__` is a field).
  */
 export async function readBody(
   request: Request,
