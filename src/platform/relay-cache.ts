@@ -41,7 +41,7 @@ export function relayCache<S, T>(options: {
 }) {
   const states = new Map<string, { latest?: Entry<T>; inflight?: Promise<Entry<T>>; failedAt?: number }>();
   type State = NonNullable<ReturnType<typeof states.get>>;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read when called: tests fake `Date`
   const nameOf = (subject: S) => `${options.label} (${options.keyOf(subject)})`;
 
   const readStored = async (subject: S): Promise<Entry<T> | undefined> => {
