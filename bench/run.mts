@@ -1,8 +1,8 @@
 import type { FaultMode } from '../scripts/fake-http-server.mts';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
 import { PARKS } from '../src/wait-times/parks.ts';
+import { BUILT_SITE_URL, type ServedSite, startServedSite } from '../tests/support/served-site.ts';
 import { LOAD_ROUNDS, netlifyFunctions } from './function-size.mts';
-import { type BenchSite, startBenchSite } from './site.mts';
 
 /**
  * `npm run bench [fan-in|slow-upstream|function-size]…`: what a visitor waits for, on loopback,
@@ -57,18 +57,20 @@ const statuses = (answers: Answer[]) =>
     .map(([status, group]) => `${group?.length} × ${status}`)
     .join(', ');
 
-async function withSite(task: (site: BenchSite, upstream: FakeQueueTimes) => Promise<void>): Promise<void> {
+/** The built site as `npm run serve` runs it, in a process of its own, with a clock the bench moves. */
+async function withSite(task: (site: ServedSite, upstream: FakeQueueTimes) => Promise<void>): Promise<void> {
   const upstream = await startFakeQueueTimes();
-  const site = await startBenchSite({ WAIT_TIMES_UPSTREAM_URL: upstream.url });
+  const env = { WAIT_TIMES_UPSTREAM_URL: upstream.url, SITE_URL: BUILT_SITE_URL };
+  const site = await startServedSite({ env, clock: true });
   try {
     await task(site, upstream);
   } finally {
-    await site.close();
+    await site.stop();
     await upstream.close();
   }
 }
 
-const urlOf = (site: BenchSite, slug: string) => `${site.url}/api/wait-times?park=${slug}`;
+const urlOf = (site: ServedSite, slug: string) => `${site.url}/api/wait-times?park=${slug}`;
 const upstreamRequests = (upstream: FakeQueueTimes, id: number) => upstream.count(`/parks/${id}/queue_times.json`);
 
 /** Prints a Markdown table under its title; `header` names the columns, separated by ` | `. */

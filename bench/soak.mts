@@ -1,6 +1,6 @@
 import { startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
 import { PARKS } from '../src/wait-times/parks.ts';
-import { startBenchSite } from './site.mts';
+import { BUILT_SITE_URL, startServedSite } from '../tests/support/served-site.ts';
 
 /**
  * `npm run soak [-- minutes]`: mixed traffic against the built site on loopback for a few minutes
@@ -45,7 +45,8 @@ const KINDS: Kind[] = [
 ];
 
 const upstream = await startFakeQueueTimes({ moving: true });
-const site = await startBenchSite({ WAIT_TIMES_UPSTREAM_URL: upstream.url });
+const env = { WAIT_TIMES_UPSTREAM_URL: upstream.url, SITE_URL: BUILT_SITE_URL };
+const site = await startServedSite({ env, clock: true });
 const latencies: number[] = [];
 const errors = new Map<string, number>();
 const heap: { at: number; mib: number }[] = [];
@@ -74,7 +75,9 @@ await Promise.all(
 clearInterval(clock);
 clearInterval(sampler);
 heap.push({ at: performance.now(), mib: await site.heapMiB() });
-await site.close();
+// What the server wrote after its "listening on" line.
+const log = site.output().trim().split('\n').slice(1);
+await site.stop();
 await upstream.close();
 
 const seconds = (performance.now() - started) / 1000;
@@ -98,6 +101,6 @@ const heapRow = heap.map((sample) => sample.mib.toFixed(1)).join(' → ');
 console.info(`| heap kept after a full collection, MiB | ${heapRow}; second half ${slope.toFixed(2)} MiB/min |`);
 const bound = PARKS.length * Math.ceil(simulated / 5 + 1);
 console.info(`| upstream requests | ${upstream.count()} (one per park per 5 simulated minutes: at most ${bound}) |`);
-console.info(`| server log | ${site.log.length} lines${site.log.length ? `, first: ${site.log[0]}` : ''} |`);
+console.info(`| server log | ${log.length} lines${log.length ? `, first: ${log[0]}` : ''} |`);
 for (const [key, n] of errors) console.info(`error: ${n} × ${key}`);
 process.exitCode = errorCount > 0 ? 1 : 0;
