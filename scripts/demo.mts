@@ -2,12 +2,8 @@ import { PARKS } from '../src/wait-times/parks.ts';
 import { startFakeQueueTimes } from './fake-queue-times.mts';
 import { seedParkHistory } from './seed-history.mts';
 
-/**
- * `npm run demo` (`scripts/start.mts --demo`, which builds first): the site against a local replay
- * of recorded queue-times payloads whose waits follow a day-shaped curve in each park's time zone,
- * so it works offline. Today runs a quarter busier than a usual day, and each park is seeded with
- * a learned usual day and today so far, so the charts and the crowd level show at once.
- */
+// `npm run demo` (start.mts builds first): the site offline against recorded queue-times payloads with
+// moving waits, today a quarter busier than the usual day each park is seeded with (seed-history.mts).
 const TODAY_CROWD = 1.25;
 const upstream = await startFakeQueueTimes({ moving: true, crowd: TODAY_CROWD });
 process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;

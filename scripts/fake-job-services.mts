@@ -1,12 +1,9 @@
 import { readFixture, startFake, TEXT } from './fake-http-server.mts';
 
-/**
- * Local stand-ins for the services the jobs and the photo feed call, each a real HTTP server on
- * 127.0.0.1 (fake-http-server.mts) that answers like the real one: status codes, headers, bodies
- * recorded in fixtures/.
- */
+// Local stand-ins for the services the jobs and the photo feed call (fake-http-server.mts), answering
+// like the real ones: status codes, headers, bodies recorded in fixtures/.
 
-/** Netlify's build hook: a POST to the hook URL answers 200 with an empty body; a GET is refused. */
+/** Netlify's build hook: a POST answers 200 with an empty body; a GET is refused. */
 export async function startFakeBuildHook() {
   const hookPath = '/build_hooks/5c23354f454e1350f8543e78';
   const fake = await startFake(
@@ -49,14 +46,12 @@ type CreatedPost = { id: string; author: string; commentary: string; source: str
 const REQUIRED = ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState'];
 
 /**
- * The professional network's Posts API (`POST /rest/posts`): checks the bearer token, the version
- * headers and the required fields; creates the post (201, `x-restli-id: urn:li:share:<n>`, empty
- * body); refuses the same content twice with the recorded 422 DUPLICATE_POST body.
+ * The professional network's Posts API: checks the token, the version headers and the required
+ * fields; creates the post (201, `x-restli-id`); refuses the same content twice (the recorded 422).
  */
-export function startFakeNetworkApi(token = 'network-token-1') {
+export function startFakeNetworkApi(token: string) {
   return startFake(
     () => ({
-      /** The token the API accepts; anything else is 401, as with the real API. */
       validToken: token,
       posts: [] as CreatedPost[],
       /** Creates the next N posts but drops the connection instead of answering. */
@@ -114,9 +109,8 @@ const oauthError = (code: number, message: string) =>
   JSON.stringify({ error: { message, type: 'OAuthException', code } });
 
 /**
- * The photo platform's Graph API: `/me/media` checks `fields` and the token (an unknown or expired
- * token gets the recorded 400 error with code 190); `/refresh_access_token` issues a new 60-day
- * token for a valid one (the real API also wants it a day old; the fake does not check).
+ * The photo platform's Graph API: `/me/media` checks `fields` and the token (the recorded 400 with
+ * code 190 when unknown or expired); `/refresh_access_token` issues a new 60-day token for a valid one.
  */
 export function startFakePhotoGraph(initialToken = 'IGQ-initial-token') {
   const expiry = () => Date.now() + SIXTY_DAYS_SECONDS * 1000;
@@ -124,7 +118,6 @@ export function startFakePhotoGraph(initialToken = 'IGQ-initial-token') {
     () => ({
       /** Tokens the API accepts, with their expiry (Unix ms). */
       tokens: new Map([[initialToken, expiry()]]),
-      /** The `/me/media` payload. */
       media: readFixture('photo-feed/graph-me-media-mixed.json'),
     }),
     (request, graph) => {

@@ -1,11 +1,7 @@
 import { spawn } from 'node:child_process';
 
-/**
- * `npm test`'s last step: the request tier and the browser tier side by side. Both spend most of
- * their time waiting on their own servers, upstream delays and deadlines (each on its own ports),
- * so together they take little longer than the request tier alone. The browser tier's output is
- * held back and printed when it ends, so the two logs do not interleave.
- */
+// `npm test`'s last step: the request and browser tiers side by side (both mostly wait, each on its own
+// ports); the browser tier's output is held back until it ends, so the two logs do not interleave.
 const run = (script: string, hold: boolean) =>
   new Promise<number>((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], {
