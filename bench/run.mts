@@ -1,4 +1,3 @@
-import type { FaultMode } from '../scripts/fake-http-server.mts';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
 import { PARKS } from '../src/wait-times/parks.ts';
 import { BUILT_SITE_URL, type ServedSite, startServedSite } from '../tests/support/served-site.ts';
@@ -23,11 +22,7 @@ const MINUTE = 60_000;
 const SOAK_CLIENTS = 8;
 const SPEED = 30;
 
-interface Answer {
-  ms: number;
-  status: number;
-  updatedAt?: string | undefined;
-}
+type Answer = { ms: number; status: number; updatedAt?: string | undefined };
 
 async function get(url: string, init?: RequestInit): Promise<Answer> {
   const started = performance.now();
@@ -120,11 +115,10 @@ const scenarios: Record<string, () => Promise<void>> = {
       };
       const rows = [row('healthy, data fresh', 5, healthy)];
       // A hanging upstream is given up after its timeout (8 s): 10 s covers it.
-      const faults: [string, FaultMode, number][] = [
+      for (const [name, mode, seconds] of [
         ['hangs', 'hang', 10],
         ['answers 500', 'error-500', 3],
-      ];
-      for (const [name, mode, seconds] of faults) {
+      ] as const) {
         upstream.mode = mode;
         await site.advanceClock(6 * MINUTE);
         rows.push(row(name, seconds, await closedLoop(20, seconds * 1000, () => get(url))));
@@ -141,48 +135,42 @@ const scenarios: Record<string, () => Promise<void>> = {
 };
 
 const pick = <T,>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)] as T;
-const park = () => pick(PARKS).slug;
-type Kind = { path: () => string; ok: number[]; init?: RequestInit };
-const page = (path: () => string, ok = [200]): Kind => ({ path, ok });
-const post = (path: string, body: string, type: string, ok: number[]): Kind => ({
-  path: () => path,
-  ok,
-  init: { method: 'POST', body, headers: { 'Content-Type': type } },
-});
+/** What the soak sends: a path (`{park}` stands for a random park), the statuses it may answer, the request. */
+type Kind = [path: string, ok?: number[], init?: RequestInit];
+const post = (body: string, type = 'application/json') => ({ method: 'POST', body, headers: { 'Content-Type': type } });
 /** Wait times most often (some with a tracking query), then everything else a visitor or a client meets. */
 const SOAK_KINDS: Kind[] = [
-  ...Array.from({ length: 8 }, () => page(() => `/api/wait-times?park=${park()}`)),
-  page(() => `/api/wait-times?park=${park()}&utm_source=soak`),
-  page(() => `/api/wait-times/history?park=${park()}`),
-  ...['/', '/parks/', '/docs/api/', '/docs/openapi.json', '/.well-known/api-catalog'].map((path) => page(() => path)),
-  page(() => `/parks/${park()}`),
-  ...['/api/location', '/api/photo-feed', '/api/publish-status', '/api/professional-network-status'].map((path) =>
-    page(() => path),
+  ...Array.from({ length: 8 }, (): Kind => ['/api/wait-times?park={park}']),
+  ['/api/wait-times?park={park}&utm_source=soak'],
+  ['/api/wait-times/history?park={park}'],
+  ...['/', '/parks/', '/parks/{park}', '/docs/api/', '/docs/openapi.json', '/.well-known/api-catalog'].map(
+    (path): Kind => [path],
   ),
-  page(() => '/api/wait-times?park=nowhere', [404]),
-  page(() => '/api/wait-times', [400]),
-  page(() => '/api/nothing', [404]),
-  post('/api/wait-times', '{}', 'application/json', [405]),
-  post('/api/location', '{}', 'application/json', [401, 429]),
-  post('/api/contact', 'x'.repeat(200_000), 'application/json', [413, 429]),
-  post('/api/contact', 'a=b', 'text/plain', [415, 429]),
+  ...['/api/location', '/api/photo-feed', '/api/publish-status', '/api/professional-network-status'].map(
+    (path): Kind => [path],
+  ),
+  ['/api/wait-times?park=nowhere', [404]],
+  ['/api/wait-times', [400]],
+  ['/api/nothing', [404]],
+  ['/api/wait-times', [405], post('{}')],
+  ['/api/location', [401, 429], post('{}')],
+  ['/api/contact', [413, 429], post('x'.repeat(200_000))],
+  ['/api/contact', [415, 429], post('a=b', 'text/plain')],
 ];
 
 const soak = (minutes: number) =>
   withSite(async (site, upstream) => {
-    const errors = new Map<string, number>();
+    const errors: string[] = [];
     const heap: { at: number; mib: number }[] = [];
     const started = performance.now();
     const clock = setInterval(() => site.advanceClock(2_000 * SPEED), 2_000);
     const sampler = setInterval(async () => heap.push({ at: performance.now(), mib: await site.heapMiB() }), 10_000);
     const answers = await closedLoop(SOAK_CLIENTS, minutes * MINUTE, async () => {
-      const kind = pick(SOAK_KINDS);
-      const path = kind.path();
-      const answer = await get(`${site.url}${path}`, kind.init);
-      if (!kind.ok.includes(answer.status)) {
-        const key = `${kind.init?.method ?? 'GET'} ${path.split('?')[0]} → ${answer.status || 'network error'}`;
-        errors.set(key, (errors.get(key) ?? 0) + 1);
-      }
+      const [template, ok = [200], init] = pick(SOAK_KINDS);
+      const path = template.replace('{park}', pick(PARKS).slug);
+      const answer = await get(`${site.url}${path}`, init);
+      if (!ok.includes(answer.status))
+        errors.push(`${init?.method ?? 'GET'} ${path.split('?')[0]} → ${answer.status || 'network error'}`);
       return answer;
     });
     clearInterval(clock);
@@ -195,20 +183,20 @@ const soak = (minutes: number) =>
     const middle = heap[Math.floor(heap.length / 2)] ?? { at: 0, mib: 0 };
     const last = heap.at(-1) ?? middle;
     const slope = (last.mib - middle.mib) / Math.max(1e-9, (last.at - middle.at) / MINUTE);
-    const errorCount = [...errors.values()].reduce((sum, n) => sum + n, 0);
     const [p50, p99, max] = [0.5, 0.99, 1].map((q) => fmt(quantile(answers, q)));
     const heapRow = heap.map((sample) => sample.mib.toFixed(1)).join(' → ');
     const bound = PARKS.length * Math.ceil(simulated / 5 + 1);
     const title = `soak: ${minutes} min, ${SOAK_CLIENTS} visitors, the server's clock ${SPEED}× fast (${simulated.toFixed(0)} simulated minutes)`;
     table(title, 'figure | result', [
-      ['requests', `${answers.length} (${(answers.length / seconds).toFixed(0)}/s), **${errorCount} errors**`],
+      ['requests', `${answers.length} (${(answers.length / seconds).toFixed(0)}/s), **${errors.length} errors**`],
       ['latency ms', `p50 ${p50}, p99 ${p99}, max ${max}`],
       ['heap kept after a full collection, MiB', `${heapRow}; second half ${slope.toFixed(2)} MiB/min`],
       ['upstream requests', `${upstream.count()} (one per park per 5 simulated minutes: at most ${bound})`],
       ['server log', `${log.length} lines${log.length ? `, first: ${log[0]}` : ''}`],
     ]);
-    for (const [key, n] of errors) console.info(`error: ${n} × ${key}`);
-    process.exitCode = errorCount > 0 ? 1 : 0;
+    for (const [key, all] of Object.entries(Object.groupBy(errors, (key) => key)))
+      console.info(`error: ${all?.length} × ${key}`);
+    process.exitCode = errors.length > 0 ? 1 : 0;
   }, true);
 
 const [first, minutes] = process.argv.slice(2);

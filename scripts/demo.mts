@@ -13,7 +13,6 @@ await import('../server/main.mts');
 // The server has started its Blobs store (NETLIFY_BLOBS_CONTEXT); EPCOT first, it is the one shown first.
 const started = Date.now();
 let seeded = 0;
-for (const park of [...PARKS].sort((a, b) => Number(b.slug === 'epcot') - Number(a.slug === 'epcot'))) {
+for (const park of [...PARKS].sort((a, b) => Number(b.slug === 'epcot') - Number(a.slug === 'epcot')))
   if (await seedParkHistory(park.slug, Date.now(), TODAY_CROWD)) seeded += 1;
-}
 console.info(`Demo: seeded a usual day and today so far for ${seeded} parks in ${Date.now() - started} ms`);

@@ -77,15 +77,10 @@ export async function startFake<State extends object>(
     const url = new URL(req.url ?? '/', 'http://fake');
     const body = await text(req);
     if (url.pathname === '/__control') {
-      try {
-        const { reset, ...change } = JSON.parse(body) as FakeControl<State>;
-        if (reset) fake.reset();
-        Object.assign(fake, change);
-        res.writeHead(204).end();
-      } catch {
-        res.writeHead(400).end();
-      }
-      return;
+      const { reset, ...change } = JSON.parse(body) as FakeControl<State>;
+      if (reset) fake.reset();
+      Object.assign(fake, change);
+      return void res.writeHead(204).end();
     }
     const request: RecordedRequest = {
       method: req.method ?? 'GET',

@@ -42,6 +42,7 @@ export async function startFakePostFeed() {
 export type FakePostFeed = Awaited<ReturnType<typeof startFakePostFeed>>;
 
 type CreatedPost = { id: string; author: string; commentary: string; source: string; title: string; headers: object };
+type PostBody = { author: string; commentary: string; content?: { article?: { source?: string; title?: string } } };
 
 const REQUIRED = ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState'];
 
@@ -67,13 +68,7 @@ export function startFakeNetworkApi(token: string) {
         return [400, '{"status":400,"code":"VERSION_MISSING","message":"A version must be present."}'];
       if (headers['x-restli-protocol-version'] !== '2.0.0')
         return [400, '{"status":400,"message":"Invalid Rest.li protocol version"}'];
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(request.body);
-      } catch {
-        const message = 'Request body could not be converted to data map';
-        return [400, JSON.stringify({ status: 400, code: 'ILLEGAL_ARGUMENT', message })];
-      }
+      const body = JSON.parse(request.body) as PostBody;
       const missing = REQUIRED.filter((field) => !(field in body));
       if (missing.length > 0) {
         const message = missing.map(
@@ -81,23 +76,14 @@ export function startFakeNetworkApi(token: string) {
         );
         return [422, JSON.stringify({ message: message.join('\n'), status: 422 })];
       }
-      const article = (body.content as { article?: { source?: string; title?: string } } | undefined)?.article;
-      const post: CreatedPost = {
-        id: `urn:li:share:${7141138937766391808n + BigInt(api.posts.length)}`,
-        author: String(body.author),
-        commentary: String(body.commentary),
-        source: String(article?.source ?? ''),
-        title: String(article?.title ?? ''),
-        headers,
-      };
+      const { source = '', title = '' } = body.content?.article ?? {};
+      const id = `urn:li:share:${7141138937766391808n + BigInt(api.posts.length)}`;
+      const post: CreatedPost = { id, author: body.author, commentary: body.commentary, source, title, headers };
       const duplicate = api.posts.find((p) => p.commentary === post.commentary && p.source === post.source);
       if (duplicate)
         return [422, readFixture('jobs/network-duplicate-post-422.json').replace(/urn:li:share:\d+/, duplicate.id)];
       api.posts.push(post);
-      if (api.loseAnswers > 0) {
-        api.loseAnswers--;
-        return 'reset';
-      }
+      if (api.loseAnswers-- > 0) return 'reset';
       return [201, '', { 'x-restli-id': post.id }];
     },
   );

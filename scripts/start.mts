@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, globSync, statSync } from 'node:fs';
+import { globSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/platform/config.ts';
 import { buildSiteMismatch } from './build-record.mts';
@@ -17,7 +17,7 @@ try {
 // `/.*/**` too: a glob skips folders such as src/pages/.well-known.
 const sources = ['{src,public}/**', '{src,public}/**/.*/**', 'astro.config.mjs', 'package.json', 'tsconfig.json'];
 const entry = path.join(root, 'dist/server/entry.mjs');
-const builtAt = existsSync(entry) ? statSync(entry).mtimeMs : 0;
+const builtAt = statSync(entry, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 const reason = globSync(sources, { cwd: root }).some((file) => statSync(path.join(root, file)).mtimeMs > builtAt)
   ? 'sources changed since the last build'
   : buildSiteMismatch(root, siteUrl) && `the last build was not made for SITE_URL=${siteUrl}`;
