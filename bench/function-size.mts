@@ -6,17 +6,11 @@ import { pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { copyProject, run } from '../scripts/netlify-cli.mts';
 
-/**
- * Each Netlify function of a Netlify build (`NETLIFY=true astro build`, made in a copy of the
- * project so that dist/ stays the local build): its zipped size and the time a fresh Node process
- * takes to import it, against a function that imports nothing. The issue's limits: 1 MiB, 100 ms.
- */
+// Each function of a Netlify build: its zipped size and the time a fresh Node process takes to import
+// it, against a function that imports nothing. The issue's limits: 1 MiB, 100 ms.
 export const LOAD_ROUNDS = 7;
 
-/**
- * The size of a zip archive of `files`: deflate level 9 (zlib, as Netlify's packager) plus the zip
- * format's local and central headers. Netlify adds its own bootstrap to every zip, the same for each.
- */
+/** A zip of `files`: deflate level 9 (as Netlify's packager) plus the zip format's headers. */
 const zipBytes = (dir: string, files: string[]) =>
   files.reduce(
     (sum, file) => sum + deflateRawSync(readFileSync(path.join(dir, file)), { level: 9 }).length + 76 + 2 * file.length,
@@ -38,9 +32,8 @@ function filesOf(dir: string, entry: string): string[] {
 }
 
 /**
- * Milliseconds of `import()` in a fresh process. The probe first makes a Request and reads a
- * Response: Node loads its fetch classes on first use, every function needs them, and that cost is
- * Node's, not the function's.
+ * Milliseconds of `import()` in a fresh process, after a Request and a Response: Node loads its fetch
+ * classes on first use, a cost that is Node's, not the function's.
  */
 function loadMs(file: string): number {
   const probe = `await new Response(new Request('http://x/', { method: 'POST', body: '{}' }).body).text();
@@ -53,7 +46,7 @@ function loadMs(file: string): number {
 
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-/** A row for each function of a Netlify build made in a copy of the project (removed after), the baseline first. */
+/** A row for each function of a Netlify build made in a copy of the project, the baseline first. */
 export async function netlifyFunctions(): Promise<unknown[][]> {
   const copy = await copyProject();
   try {

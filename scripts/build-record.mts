@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
 /**
- * The local build records the SITE_URL it was made for, because prerendered documents and pages
- * carry it (OpenAPI `servers`, agent skills and their digest, docs, embed snippets). `npm start`
- * rebuilds when it differs from the SITE_URL it runs with; `npm run serve` refuses to start.
+ * The local build records the SITE_URL it was made for, because prerendered documents carry it
+ * (OpenAPI `servers`, agent skills, docs, embed snippets): `npm start` rebuilds when it differs
+ * from the SITE_URL it runs with; `npm run serve` refuses to start.
  */
 const RECORD = 'dist/server/build-site.json';
 
@@ -14,16 +14,15 @@ const originOf = (url: string): string => (URL.canParse(url) ? new URL(url).orig
 
 /** Astro integration: writes the record next to the server build once the build is done. */
 export function recordBuildSite(site: string): AstroIntegration {
-  let serverDir: URL | undefined;
+  let serverDir = '';
   return {
     name: 'site-api:build-record',
     hooks: {
       'astro:config:done': ({ config }) => {
-        serverDir = config.build.server;
+        serverDir = fileURLToPath(config.build.server);
       },
       'astro:build:done': () => {
-        if (!serverDir) return;
-        const file = path.join(fileURLToPath(serverDir), path.basename(RECORD));
+        const file = path.join(serverDir, path.basename(RECORD));
         writeFileSync(file, `${JSON.stringify({ siteUrl: originOf(site) })}\n`);
       },
     },
@@ -33,8 +32,7 @@ export function recordBuildSite(site: string): AstroIntegration {
 /** The SITE_URL origin dist/ was built for, or undefined when there is no local build record. */
 export function builtSiteUrl(root: string): string | undefined {
   try {
-    const { siteUrl } = JSON.parse(readFileSync(path.join(root, RECORD), 'utf8')) as { siteUrl?: unknown };
-    return typeof siteUrl === 'string' ? siteUrl : undefined;
+    return (JSON.parse(readFileSync(path.join(root, RECORD), 'utf8')) as { siteUrl: string }).siteUrl;
   } catch {
     return undefined;
   }

@@ -6,19 +6,16 @@ import type { AstroIntegration } from 'astro';
 import { build } from 'esbuild';
 
 /**
- * A Netlify build bundles each function with its dependencies, tree-shaken, into the functions
- * directory netlify.toml names: Netlify would ship every npm package as separate files, slow to load
- * on a cold start. Each bundle carries the site origin the build resolved (`import.meta.env.SITE`),
- * since functions never see a deploy preview's address (docs/netlify.md).
+ * A Netlify build bundles each function, tree-shaken, into the directory netlify.toml names: Netlify
+ * would ship every npm package as separate files, slow to load on a cold start. Each bundle carries
+ * the origin the build resolved (`import.meta.env.SITE`): functions never see a deploy preview's
+ * address (docs/netlify.md).
  */
 export const FUNCTION_SOURCES_DIR = 'netlify/functions';
 export const BUNDLED_FUNCTIONS_DIR = '.netlify/bundled-functions';
 
-/**
- * Bundles each entry point (relative to `root`) with its dependencies into one ES module in
- * `outdir`, as a function ships; what it loads with `import()` becomes a chunk under `chunks/`.
- */
-export async function bundleModules(root: string, entryPoints: string[], outdir: string, site?: string) {
+/** Bundles each entry point (relative to `root`) into one ES module in `outdir`, `import()`s as chunks. */
+export async function bundleModules(root: string, entryPoints: string[], outdir: string, site: string) {
   // One after another: two functions that import the same module on demand write the same chunk.
   for (const entryPoint of entryPoints) {
     await build({
@@ -37,7 +34,7 @@ export async function bundleModules(root: string, entryPoints: string[], outdir:
       banner: {
         js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
       },
-      define: site === undefined ? {} : { 'import.meta.env': JSON.stringify({ SITE: site }) },
+      define: { 'import.meta.env': JSON.stringify({ SITE: site }) },
       legalComments: 'none',
       logLevel: 'warning',
     });
@@ -46,7 +43,7 @@ export async function bundleModules(root: string, entryPoints: string[], outdir:
 
 /** Astro integration for the Netlify build: bundles the functions once the site is built. */
 export function bundleNetlifyFunctions(): AstroIntegration {
-  let root = process.cwd();
+  let root = '';
   let site = '';
   return {
     name: 'site-api:bundle-functions',
@@ -59,12 +56,8 @@ export function bundleNetlifyFunctions(): AstroIntegration {
         const sources = readdirSync(path.join(root, FUNCTION_SOURCES_DIR)).filter((file) => file.endsWith('.mts'));
         const outdir = path.join(root, BUNDLED_FUNCTIONS_DIR);
         await rm(outdir, { recursive: true, force: true });
-        await bundleModules(
-          root,
-          sources.map((file) => path.join(FUNCTION_SOURCES_DIR, file)),
-          outdir,
-          site,
-        );
+        const entryPoints = sources.map((file) => path.join(FUNCTION_SOURCES_DIR, file));
+        await bundleModules(root, entryPoints, outdir, site);
         logger.info(`${sources.length} functions bundled into ${BUNDLED_FUNCTIONS_DIR}`);
       },
     },

@@ -2,11 +2,11 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
+import { text } from 'node:stream/consumers';
 
 /**
- * The core of the local stand-ins for upstream services (fake-queue-times.mts, fake-job-services.mts):
- * a real HTTP server on 127.0.0.1 that records every request and can be made slow or told to
- * misbehave, around a handler that plays the real service.
+ * The core of the local stand-ins for upstream services: a real HTTP server on 127.0.0.1 that records
+ * every request and can be made slow or told to misbehave, around a handler that plays the real service.
  */
 
 /** A file under fixtures/, e.g. `jobs/post-feed.json`. */
@@ -73,45 +73,37 @@ export async function startFake<State extends object>(
   handle: (request: RecordedRequest, fake: Fake<State>) => Reply | Exclude<FaultMode, 'ok'>,
   port = 0,
 ): Promise<Fake<State>> {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://fake');
-      const body = Buffer.concat(chunks).toString('utf8');
-      if (url.pathname === '/__control') {
-        try {
-          const { reset, ...change } = JSON.parse(body || '{}') as FakeControl<State>;
-          if (reset) fake.reset();
-          Object.assign(fake, change);
-          res.writeHead(204).end();
-        } catch {
-          res.writeHead(400).end();
-        }
-        return;
-      }
-      const request: RecordedRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        headers: req.headers,
-        body,
-      };
-      fake.requests.push(request);
-      res.once('finish', () => {
-        request.status = res.statusCode;
-      });
-      const mode = override.count-- > 0 ? override.mode : fake.mode;
-      setTimeout(() => {
-        if (!res.destroyed) answer(res, mode === 'ok' ? handle(request, fake) : mode);
-      }, fake.delayMs);
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const body = await text(req);
+    if (url.pathname === '/__control') {
+      const { reset, ...change } = JSON.parse(body) as FakeControl<State>;
+      if (reset) fake.reset();
+      Object.assign(fake, change);
+      return void res.writeHead(204).end();
+    }
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+    };
+    fake.requests.push(request);
+    res.once('finish', () => {
+      request.status = res.statusCode;
     });
+    const mode = override.count-- > 0 ? override.mode : fake.mode;
+    setTimeout(() => {
+      if (!res.destroyed) answer(res, mode === 'ok' ? handle(request, fake) : mode);
+    }, fake.delayMs);
   });
   const override = { count: 0, mode: 'ok' as FaultMode };
   const tally = (path: string | undefined, answered: boolean) =>
     fake.requests.filter((r) => (path ?? r.path) === r.path && (!answered || r.status !== undefined)).length;
+  await once(server.listen(port, '127.0.0.1'), 'listening');
   const core: FakeServer = {
-    url: '',
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests: [],
     mode: 'ok',
     delayMs: 0,
@@ -128,19 +120,14 @@ export async function startFake<State extends object>(
     },
   };
   const fake = Object.assign(core, initial());
-  await once(server.listen(port, '127.0.0.1'), 'listening');
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
 }
 
 function answer(res: http.ServerResponse, reply: Reply | Exclude<FaultMode, 'ok'>): void {
   if (reply === 'hang') return;
-  if (reply === 'reset' || reply === 'truncated') {
-    if (reply === 'truncated')
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '4096' }).write('{"lands":[');
-    res.socket?.destroy();
-    return;
-  }
+  if (reply === 'truncated')
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '4096' }).write('{"lands":[');
+  if (reply === 'reset' || reply === 'truncated') return void res.socket?.destroy();
   const [status, body = '', headers = {}]: Reply = typeof reply === 'string' ? CANNED[reply] : reply;
   const type = body ? { 'Content-Type': 'application/json; charset=UTF-8' } : {};
   res.writeHead(status, { ...type, ...headers }).end(body);

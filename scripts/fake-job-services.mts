@@ -1,12 +1,9 @@
 import { readFixture, startFake, TEXT } from './fake-http-server.mts';
 
-/**
- * Local stand-ins for the services the jobs and the photo feed call, each a real HTTP server on
- * 127.0.0.1 (fake-http-server.mts) that answers like the real one: status codes, headers, bodies
- * recorded in fixtures/.
- */
+// Local stand-ins for the services the jobs and the photo feed call (fake-http-server.mts), answering
+// like the real ones: status codes, headers, bodies recorded in fixtures/.
 
-/** Netlify's build hook: a POST to the hook URL answers 200 with an empty body; a GET is refused. */
+/** Netlify's build hook: a POST answers 200 with an empty body; a GET is refused. */
 export async function startFakeBuildHook() {
   const hookPath = '/build_hooks/5c23354f454e1350f8543e78';
   const fake = await startFake(
@@ -45,18 +42,17 @@ export async function startFakePostFeed() {
 export type FakePostFeed = Awaited<ReturnType<typeof startFakePostFeed>>;
 
 type CreatedPost = { id: string; author: string; commentary: string; source: string; title: string; headers: object };
+type PostBody = { author: string; commentary: string; content?: { article?: { source?: string; title?: string } } };
 
 const REQUIRED = ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState'];
 
 /**
- * The professional network's Posts API (`POST /rest/posts`): checks the bearer token, the version
- * headers and the required fields; creates the post (201, `x-restli-id: urn:li:share:<n>`, empty
- * body); refuses the same content twice with the recorded 422 DUPLICATE_POST body.
+ * The professional network's Posts API: checks the token, the version headers and the required
+ * fields; creates the post (201, `x-restli-id`); refuses the same content twice (the recorded 422).
  */
-export function startFakeNetworkApi(token = 'network-token-1') {
+export function startFakeNetworkApi(token: string) {
   return startFake(
     () => ({
-      /** The token the API accepts; anything else is 401, as with the real API. */
       validToken: token,
       posts: [] as CreatedPost[],
       /** Creates the next N posts but drops the connection instead of answering. */
@@ -72,13 +68,7 @@ export function startFakeNetworkApi(token = 'network-token-1') {
         return [400, '{"status":400,"code":"VERSION_MISSING","message":"A version must be present."}'];
       if (headers['x-restli-protocol-version'] !== '2.0.0')
         return [400, '{"status":400,"message":"Invalid Rest.li protocol version"}'];
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(request.body);
-      } catch {
-        const message = 'Request body could not be converted to data map';
-        return [400, JSON.stringify({ status: 400, code: 'ILLEGAL_ARGUMENT', message })];
-      }
+      const body = JSON.parse(request.body) as PostBody;
       const missing = REQUIRED.filter((field) => !(field in body));
       if (missing.length > 0) {
         const message = missing.map(
@@ -86,23 +76,14 @@ export function startFakeNetworkApi(token = 'network-token-1') {
         );
         return [422, JSON.stringify({ message: message.join('\n'), status: 422 })];
       }
-      const article = (body.content as { article?: { source?: string; title?: string } } | undefined)?.article;
-      const post: CreatedPost = {
-        id: `urn:li:share:${7141138937766391808n + BigInt(api.posts.length)}`,
-        author: String(body.author),
-        commentary: String(body.commentary),
-        source: String(article?.source ?? ''),
-        title: String(article?.title ?? ''),
-        headers,
-      };
+      const { source = '', title = '' } = body.content?.article ?? {};
+      const id = `urn:li:share:${7141138937766391808n + BigInt(api.posts.length)}`;
+      const post: CreatedPost = { id, author: body.author, commentary: body.commentary, source, title, headers };
       const duplicate = api.posts.find((p) => p.commentary === post.commentary && p.source === post.source);
       if (duplicate)
         return [422, readFixture('jobs/network-duplicate-post-422.json').replace(/urn:li:share:\d+/, duplicate.id)];
       api.posts.push(post);
-      if (api.loseAnswers > 0) {
-        api.loseAnswers--;
-        return 'reset';
-      }
+      if (api.loseAnswers-- > 0) return 'reset';
       return [201, '', { 'x-restli-id': post.id }];
     },
   );
@@ -114,9 +95,8 @@ const oauthError = (code: number, message: string) =>
   JSON.stringify({ error: { message, type: 'OAuthException', code } });
 
 /**
- * The photo platform's Graph API: `/me/media` checks `fields` and the token (an unknown or expired
- * token gets the recorded 400 error with code 190); `/refresh_access_token` issues a new 60-day
- * token for a valid one (the real API also wants it a day old; the fake does not check).
+ * The photo platform's Graph API: `/me/media` checks `fields` and the token (the recorded 400 with
+ * code 190 when unknown or expired); `/refresh_access_token` issues a new 60-day token for a valid one.
  */
 export function startFakePhotoGraph(initialToken = 'IGQ-initial-token') {
   const expiry = () => Date.now() + SIXTY_DAYS_SECONDS * 1000;
@@ -124,7 +104,6 @@ export function startFakePhotoGraph(initialToken = 'IGQ-initial-token') {
     () => ({
       /** Tokens the API accepts, with their expiry (Unix ms). */
       tokens: new Map([[initialToken, expiry()]]),
-      /** The `/me/media` payload. */
       media: readFixture('photo-feed/graph-me-media-mixed.json'),
     }),
     (request, graph) => {

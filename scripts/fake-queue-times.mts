@@ -2,11 +2,8 @@ import { minuteOfDay } from '../src/wait-times/local-time.ts';
 import { PARKS } from '../src/wait-times/parks.ts';
 import { type Fake, type FakeControl, HTML, readFixture, startFake } from './fake-http-server.mts';
 
-/**
- * A local stand-in for queue-times.com that replays real recorded payloads (fixtures/queue-times),
- * records requests, and can be told to misbehave (fake-http-server.mts). Used by the tests, the
- * bench and `npm run demo`.
- */
+// A local stand-in for queue-times.com replaying real recorded payloads (fixtures/queue-times), for
+// the tests, the bench and `npm run demo`.
 interface QueueTimesState {
   /** Payloads served instead of the recorded ones, by queue-times park id. */
   payloads: Record<number, unknown>;
@@ -30,27 +27,20 @@ export function recordedPayload(parkId: number): unknown {
 
 type RideLike = { id: number; wait_time: number; is_open: boolean; last_updated?: string };
 
-/**
- * How busy a park is at a local time of day, from 0.15 (night) to 1 (the early-afternoon peak):
- * a slow climb after the morning opening and a long fall towards the evening.
- */
-function dayShape(localMinute: number): number {
-  const hour = localMinute / 60;
+/** How busy a park is at a local hour: 0.15 at night, a bell curve peaking at 1 at 14:00. */
+function dayShape(hour: number): number {
   if (hour < 8 || hour >= 22) return 0.15;
   return 0.15 + 0.85 * Math.exp(-((hour - 14) ** 2) / (2 * 3.2 ** 2));
 }
 
-/** The time zone of a queue-times park id (a park without one in the table follows UTC). */
-const zoneOf = (parkId: number) => PARKS.find((park) => park.queueTimesId === parkId)?.timezone ?? 'UTC';
-
 /**
- * Moves the recorded waits along a believable day in the park's own time zone (`dayShape`),
- * scaled by `crowd` (1 = a usual day), with a small wobble per ride, in 5-minute steps: waits
- * climb to an early-afternoon peak and fall towards the evening.
+ * The recorded waits moved along `dayShape` in the park's own time zone (UTC for an unknown id),
+ * `crowd` times a usual day, with a small wobble per ride, in 5-minute steps.
  */
-export function movingWaits(payload: unknown, now: number, parkId = 0, crowd = 1): unknown {
+export function movingWaits(payload: unknown, now: number, parkId: number, crowd = 1): unknown {
   const at = new Date(now).toISOString();
-  const shape = dayShape(minuteOfDay(now, zoneOf(parkId)));
+  const zone = PARKS.find((park) => park.queueTimesId === parkId)?.timezone ?? 'UTC';
+  const shape = dayShape(minuteOfDay(now, zone) / 60);
   const move = (ride: RideLike): RideLike => {
     if (!ride.is_open) return { ...ride, last_updated: at };
     const base = ride.wait_time > 0 ? ride.wait_time : 15 + (ride.id % 6) * 5;
@@ -66,10 +56,7 @@ export function movingWaits(payload: unknown, now: number, parkId = 0, crowd = 1
   };
 }
 
-/**
- * With `moving`, waits move along a day-shaped curve (the demo, the soak), `crowd` times as busy
- * as a usual day (1 by default).
- */
+/** With `moving`, waits follow `movingWaits` (the demo, the soak). */
 export function startFakeQueueTimes(
   options: { moving?: boolean; crowd?: number; port?: number } = {},
 ): Promise<FakeQueueTimes> {

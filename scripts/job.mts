@@ -6,14 +6,12 @@ import { loadConfig } from '../src/platform/config.ts';
 
 /**
  * `npm run job -- <name>`: runs one scheduled function now, in this process, as the schedule would
- * (its default export, invoked with the platform's POST), on the Blobs data under DATA_DIR that
- * `npm start` serves, and prints what it did. Exits 0 when the run succeeded, 1 when it failed,
- * 2 for an unknown name.
+ * (the platform's POST), on the Blobs data under DATA_DIR, and prints what it did. Exits 0 when the
+ * run succeeded, 1 when it failed, 2 for an unknown name.
  */
 const root = path.resolve(import.meta.dirname, '..');
-const scheduled = (await loadFunctions(path.join(root, 'netlify/functions'))).filter(
-  (candidate) => 'schedule' in candidate.config && candidate.config.schedule,
-);
+const functions = await loadFunctions(path.join(root, 'netlify/functions'));
+const scheduled = functions.filter((candidate) => 'schedule' in candidate.config && candidate.config.schedule);
 const name = process.argv[2] ?? '';
 const fn = scheduled.find((candidate) => candidate.name === name);
 if (!fn) {
@@ -51,7 +49,7 @@ const pending: Promise<unknown>[] = [];
 try {
   const url = new URL(`/.netlify/functions/${fn.name}`, config.SITE_URL);
   const headers = { 'Content-Type': 'application/json' };
-  const request = new Request(url, { method: 'POST', headers, body: JSON.stringify({ next_run: null }) });
+  const request = new Request(url, { method: 'POST', headers, body: '{"next_run":null}' });
   const waitUntil = (promise: Promise<unknown>) => pending.push(promise);
   const context = createContext({ ip: '127.0.0.1', url, params: {}, siteUrl: config.SITE_URL, waitUntil });
   const response = await fn.handler(request, context);

@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
- * Netlify's own CLI, kept outside the project's dependencies (about 350 MB) in .cache/netlify-cli,
- * and run on a copy of the project: `netlify build` writes dist/ and .netlify/, which must not
- * replace the local build. Used by `npm run verify:netlify` and the function-size bench.
+ * Netlify's own CLI, outside the project's dependencies (about 350 MB) in .cache/netlify-cli, run on
+ * a copy of the project: `netlify build` writes dist/ and .netlify/, which must not replace the local build.
  */
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const CLI_DIR = path.join(ROOT, '.cache/netlify-cli');

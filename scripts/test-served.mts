@@ -1,23 +1,12 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { buffer } from 'node:stream/consumers';
 
-/**
- * `npm test`'s last step: the request tier and the browser tier side by side. Both spend most of
- * their time waiting on their own servers, upstream delays and deadlines (each on its own ports),
- * so together they take little longer than the request tier alone. The browser tier's output is
- * held back and printed when it ends, so the two logs do not interleave.
- */
-const run = (script: string, hold: boolean) =>
-  new Promise<number>((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], {
-      stdio: ['ignore', hold ? 'pipe' : 'inherit', 'inherit'],
-    });
-    const held: Buffer[] = [];
-    child.stdout?.on('data', (chunk: Buffer) => held.push(chunk));
-    child.on('close', (code) => {
-      if (hold) process.stdout.write(Buffer.concat(held));
-      resolve(code ?? 1);
-    });
-  });
-
-const codes = await Promise.all([run('test:request', false), run('test:browser', true)]);
-process.exitCode = codes.some((code) => code !== 0) ? 1 : 0;
+// `npm test`'s last step: the request and browser tiers side by side (both mostly wait, each on its own
+// ports); the browser tier's output is held back until it ends, so the two logs do not interleave.
+const request = spawn('npm', ['run', '--silent', 'test:request'], { stdio: ['ignore', 'inherit', 'inherit'] });
+const browser = spawn('npm', ['run', '--silent', 'test:browser'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const held = buffer(browser.stdout);
+const exits = await Promise.all([once(request, 'close'), once(browser, 'close')]);
+process.stdout.write(await held);
+process.exitCode = exits.some(([code]) => code !== 0) ? 1 : 0;

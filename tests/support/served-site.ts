@@ -19,6 +19,8 @@ export interface ServedSite {
   dataDir: string;
   /** Moves the server's clock forward (needs `clock: true`). */
   advanceClock(ms: number): Promise<void>;
+  /** Heap in use after a full collection, in MiB: what the server keeps (needs `clock: true`). */
+  heapMiB(): Promise<number>;
   stop(): Promise<number | null>;
 }
 
@@ -33,7 +35,7 @@ export async function startServedSite(
   const child = fork(path.join(ROOT, 'server/main.mts'), [], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ...options.env },
-    execArgv: options.clock ? ['--import', path.join(ROOT, 'tests/support/fake-clock.mjs')] : [],
+    execArgv: options.clock ? ['--expose-gc', '--import', path.join(ROOT, 'tests/support/fake-clock.mjs')] : [],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';
@@ -59,21 +61,24 @@ export async function startServedSite(
     });
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  /** Sends `message` to fake-clock.mjs in the site's process and waits for its answer of type `reply`. */
+  const ask = (message: object, reply: string) =>
+    new Promise<{ bytes?: number }>((resolve) => {
+      const onMessage = (answer: { type?: string; bytes?: number }) => {
+        if (answer?.type !== reply) return;
+        child.off('message', onMessage);
+        resolve(answer);
+      };
+      child.on('message', onMessage);
+      child.send(message);
+    });
   return {
     url,
     process: child,
     output: () => output,
     dataDir,
-    advanceClock: (ms) =>
-      new Promise((resolve) => {
-        const onMessage = (message: { type?: string }) => {
-          if (message?.type !== 'clock-advanced') return;
-          child.off('message', onMessage);
-          resolve();
-        };
-        child.on('message', onMessage);
-        child.send({ type: 'advance-clock', ms });
-      }),
+    advanceClock: async (ms) => void (await ask({ type: 'advance-clock', ms }, 'clock-advanced')),
+    heapMiB: async () => ((await ask({ type: 'heap' }, 'heap')).bytes ?? 0) / 2 ** 20,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       const code = await exited;
