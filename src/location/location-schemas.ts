@@ -1,9 +1,6 @@
 import * as z from '../platform/zod-mini.ts';
 
-/**
- * The travel-mode pin: what the owner's phone may POST (plain, OwnTracks and Overland, as
- * notes/location-clients.md describes them), what Blobs keeps, and what GET publishes.
- */
+/** The travel-mode pin: what the owner's phone may POST, what Blobs keeps, and what GET publishes. */
 
 /** 2000-01-01: no real fix is older; anything before is a unit mistake (seconds for ms). */
 export const EARLIEST_FIX_MS = 946_684_800_000;
@@ -235,6 +232,28 @@ export const LocationSchema = z.discriminatedUnion('status', [LiveLocationSchema
   }),
 );
 
+/**
+ * RFC 9728 metadata of the one protected operation. There is no authorization server (the token is
+ * provisioned by hand), so `authorization_servers` is left out, as §3.2 asks of empty members.
+ */
+export const ProtectedResourceMetadataSchema = z
+  .strictObject({
+    resource: z.url().check(z.describe('The resource identifier: the site origin (`SITE_URL`).')),
+    bearer_methods_supported: z
+      .array(z.enum(['header', 'body', 'query']))
+      .check(z.describe('The token is accepted in the `Authorization` header only.')),
+    resource_name: z.string(),
+    resource_documentation: z.url(),
+  })
+  .check(
+    z.meta({
+      id: 'ProtectedResourceMetadata',
+      description:
+        'RFC 9728 metadata. No `authorization_servers`: tokens cannot be obtained, only provisioned by the owner.',
+    }),
+  );
+
 export type StoredPin = z.output<typeof StoredPinSchema>;
 export type StoredTravelSwitch = z.output<typeof StoredTravelSwitchSchema>;
 export type Location = z.output<typeof LocationSchema>;
+export type ProtectedResourceMetadata = z.output<typeof ProtectedResourceMetadataSchema>;
