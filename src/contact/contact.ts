@@ -20,10 +20,7 @@ import {
 } from './contact-schemas.ts';
 import { MailDeliveryError, type MailSettings, sendContactMail } from './mailer.ts';
 
-/**
- * The contact form's rules (docs/operations.md, "The outbox and the retry"): a message stays in the
- * outbox (Blobs store `contact`) until an SMTP server accepts it, and every attempt sends the same mail.
- */
+/** The contact form's rules, the outbox and its retry (docs/operations.md, "Contact form"). */
 
 export const CONTACT_MAX_BODY_BYTES = 32 * 1024;
 /** Only well-formed messages count, so a typo costs nothing. */

@@ -36,9 +36,8 @@ export function singleLine(value: string, maxLength = 200): string {
 }
 
 /**
- * The mail as nodemailer takes it: plain text from the site's own address to the owner. The visitor
- * is only in `Reply-To`, as an address object nodemailer quotes, so a name like `Eve <eve@evil.example>, x`
- * stays a display name and nothing a visitor typed becomes a header of its own or a recipient.
+ * The mail as nodemailer takes it, from the site to the owner. The visitor is only in `Reply-To`, as an
+ * address object nodemailer quotes, so nothing typed becomes a header of its own or a recipient.
  */
 export function composeContactMail(settings: MailSettings, mail: ContactMail): SendMailOptions {
   for (const address of [settings.from, settings.to, mail.email]) {

@@ -95,17 +95,14 @@ export async function requireBearerToken(
     throw missing();
   }
   const attempt = await reserveAttempt(failures, client, { later });
-  if (credentials.kind === 'malformed') {
-    await attempt.confirm();
-    const challenge = bearerChallenge(siteUrl, { code: 'invalid_request', description: credentials.reason });
-    throw new HttpError(400, credentials.reason, {
-      headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' },
-    });
+  if (credentials.kind === 'token' && tokensEqual(credentials.token, expected)) {
+    // If giving the attempt back fails, it just expires.
+    return finishLater('release an authentication attempt', () => attempt.release(), later);
   }
-  if (!tokensEqual(credentials.token, expected)) {
-    await attempt.confirm();
-    throw invalid();
-  }
-  // If giving the attempt back fails, it just expires.
-  await finishLater('release an authentication attempt', () => attempt.release(), later);
+  await attempt.confirm();
+  if (credentials.kind === 'token') throw invalid();
+  const challenge = bearerChallenge(siteUrl, { code: 'invalid_request', description: credentials.reason });
+  throw new HttpError(400, credentials.reason, {
+    headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' },
+  });
 }

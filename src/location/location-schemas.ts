@@ -16,8 +16,7 @@ const placeName = z.string().check(
   z.refine((text) => !/\p{Cc}/u.test(text), 'must not contain control characters'),
 );
 
-// Overland writes the zone offset without a colon (`-0700`): ISO 8601, but not the RFC 3339 that
-// `z.iso.datetime()` checks.
+// Overland writes the zone offset without a colon (`-0700`): ISO 8601, but not RFC 3339 (`z.iso.datetime()`).
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})$/;
 
 /** Unix milliseconds of an ISO 8601 date-time with a zone; NaN when it is not one. */
@@ -159,8 +158,7 @@ const OverlandFeatureSchema = z
 export const OverlandBatchSchema = z
   .looseObject({
     locations: z.array(OverlandFeatureSchema),
-    // The app's newest point, sent beside a long queue: a malformed one is ignored rather than
-    // failing the batch, which the app would resend forever.
+    // The app's newest point: a malformed one is ignored, not failing the batch the app would resend forever.
     current: z.catch(z.optional(OverlandFeatureSchema), undefined),
     _type: z.optional(z.never()).check(z.describe('Not allowed: a body with `_type` is an OwnTracks message.')),
   })
@@ -232,10 +230,7 @@ export const LocationSchema = z.discriminatedUnion('status', [LiveLocationSchema
   }),
 );
 
-/**
- * RFC 9728 metadata of the one protected operation. There is no authorization server (the token is
- * provisioned by hand), so `authorization_servers` is left out, as §3.2 asks of empty members.
- */
+/** RFC 9728 metadata; without an authorization server, `authorization_servers` is left out (§3.2). */
 export const ProtectedResourceMetadataSchema = z
   .strictObject({
     resource: z.url().check(z.describe('The resource identifier: the site origin (`SITE_URL`).')),

@@ -22,10 +22,7 @@ import {
 } from './location-schemas.ts';
 import { answerFor, type LocationUpdate, parseLocationUpdate } from './location-update.ts';
 
-/**
- * The travel-mode pin (CONTRACT.md): only a position snapped to 0.01° (about 1 km) is kept, travel
- * mode stays on until `"active": false`, and a late fix never replaces a newer one.
- */
+/** The travel-mode pin (CONTRACT.md): a late fix never replaces a newer one; nothing finer than 0.01° is kept. */
 
 export const LOCATION_CACHE_TAG = 'location';
 /** OwnTracks can attach large images. */
@@ -118,9 +115,8 @@ export async function readPublicLocation(now = Date.now()): Promise<{ location: 
 }
 
 /**
- * POST /api/location once authenticated: the answer, and whether what GET publishes changed (its
- * cached answers must go). Superseded keys are deleted after the answer (`later`); a failure there
- * only leaves garbage that the next write removes.
+ * POST /api/location once authenticated: the answer, and whether what GET publishes changed (its cached
+ * answers must go). Superseded keys go after the answer; a failure leaves garbage the next write removes.
  */
 export async function receiveLocationUpdate(
   body: unknown,
