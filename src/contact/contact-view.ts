@@ -91,17 +91,19 @@ export function errorForm(error: unknown, request: Request, siteUrl: string): An
     return htmlPage(500, 'Something went wrong', '<p>Your message was not sent. Please try again later.</p>', back);
   }
   const { status, headers, details } = error;
+  const page = (title: string, body: string, backLabel?: string) =>
+    htmlPage(status, title, body, back, backLabel, headers);
   if (status === 400) {
     const items = ((details.issues ?? []) as { path: string; message: string }[]).map(
       ({ path, message }) => `<li>${escapeHtml(FIELD_LABELS[path] ?? (path || 'Form'))}: ${escapeHtml(message)}</li>`,
     );
     const body = `<p>The message was not sent:</p>\n<ul>${items.join('')}</ul>`;
-    return htmlPage(400, 'Please check the form', body, back, 'Back to the form');
+    return page('Please check the form', body, 'Back to the form');
   }
   if (status === 429) {
     const wait = Math.ceil(Number(headers['Retry-After']) / 60); // always set by the limiter
     const body = `<p>Thank you for writing so much! Please wait ${wait === 1 ? 'a minute' : `${wait} minutes`} before sending another message.</p>`;
-    return htmlPage(429, 'Too many messages', body, back, 'Back to the site', headers);
+    return page('Too many messages', body);
   }
   if (status === 503) {
     const mailto = typeof details.mailto === 'string' ? details.mailto : '';
@@ -109,14 +111,9 @@ export function errorForm(error: unknown, request: Request, siteUrl: string): An
     const body = address
       ? `<p>Please write an e-mail to <a href="${escapeHtml(mailto)}">${escapeHtml(address)}</a> instead.</p>`
       : '<p>Please try again later.</p>';
-    return htmlPage(503, 'The contact form is not available', body, back, 'Back to the site', headers);
+    return page('The contact form is not available', body);
   }
-  return htmlPage(
-    status,
-    'Message not sent',
-    `<p>The message could not be accepted (${escapeHtml(error.message)}).</p>`,
-    back,
-  );
+  return page('Message not sent', `<p>The message could not be accepted (${escapeHtml(error.message)}).</p>`);
 }
 
 const STYLE =
