@@ -6,10 +6,14 @@ const characters = (value: string) => [...value].length;
 /** A string field whose absence and wrong type get messages a person understands. */
 const textField = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') });
 
-/** Free text of `min` to `max` characters after trimming, counted as JSON Schema counts them. */
+/**
+ * Free text of `min` to `max` characters after trimming, counted as JSON Schema counts them; a CRLF
+ * becomes one line break, as the visitor typed one.
+ */
 const text = (min: number, max: number) =>
   textField().check(
     z.trim(),
+    z.overwrite((value) => value.replace(/\r\n?/g, '\n')),
     z.refine((value) => characters(value) >= min && characters(value) <= max, {
       message: `must be ${min} to ${max} characters`,
       abort: true,
@@ -19,34 +23,22 @@ const text = (min: number, max: number) =>
   );
 
 const ContactNameSchema = text(1, 100).check(
-  z.refine((value) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(value), {
-    message: 'must be a single line without control characters',
-  }),
+  z.refine((value) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(value), 'must be a single line without control characters'),
   z.describe('Who is writing: 1 to 100 characters, one line.'),
 );
 
-const ContactEmailSchema = z
-  .pipe(
-    textField().check(z.trim()),
-    z
-      .email({ message: 'must be a valid e-mail address' })
-      .check(z.maxLength(254, { message: 'must be at most 254 characters' })),
-  )
-  .check(z.describe('Where the owner can reply: a valid address of at most 254 characters.'));
+const ContactEmailSchema = textField().check(
+  z.trim(),
+  z.email({ message: 'must be a valid e-mail address' }),
+  z.maxLength(254, { message: 'must be at most 254 characters' }),
+  z.describe('Where the owner can reply: a valid address of at most 254 characters.'),
+);
 
-const ContactMessageSchema = z
-  .pipe(
-    // One line-break convention, so that a CRLF counts once as the visitor typed it once.
-    z.pipe(
-      textField(),
-      z.transform((value: string) => value.replace(/\r\n?/g, '\n')),
-    ),
-    text(1, 5000).check(
-      // Of the controls, only tab and line break.
-      z.refine((value) => !/[\p{Cc}--[\t\n]]/v.test(value), 'must not contain control characters'),
-    ),
-  )
-  .check(z.describe('The message: 1 to 5000 characters, plain text, line breaks allowed.'));
+const ContactMessageSchema = text(1, 5000).check(
+  // Of the controls, only tab and line break.
+  z.refine((value) => !/[\p{Cc}--[\t\n]]/v.test(value), 'must not contain control characters'),
+  z.describe('The message: 1 to 5000 characters, plain text, line breaks allowed.'),
+);
 
 /** POST /api/contact, JSON or form-encoded. Unknown fields are ignored (a form's submit button, say). */
 export const ContactRequestSchema = z

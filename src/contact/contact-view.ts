@@ -5,12 +5,7 @@ import { type Answer, NO_STORE } from '../platform/http.ts';
 import { mediaTypeOf } from '../platform/request-body.ts';
 import type { ContactOutcome } from './contact-schemas.ts';
 
-/**
- * How POST /api/contact answers: JSON for JSON clients; a plain HTML form posted by a browser
- * without script gets a 303 back to its page or a small page of its own. Only the site's own
- * origin may call it from a browser.
- */
-
+/** How POST /api/contact answers: JSON, or for a browser's plain form post a 303 back or a small page. */
 export const CONTACT_ALLOW = ['POST', 'OPTIONS'] as const;
 
 /** The site's own origin, or the origin this request reached (the site may have several hosts). */
@@ -24,26 +19,21 @@ export function contactCorsHeaders(siteUrl: string): Record<string, string> {
 
 /** The CORS preflight: allowed for the site's own origin only (others get no CORS headers). */
 export function contactPreflight(request: Request, siteUrl: string): Answer {
-  const headers: Record<string, string> = {
-    Allow: CONTACT_ALLOW.join(', '),
-    'Cache-Control': NO_STORE,
-    Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+  const cors = request.headers.get('origin') === siteUrl && {
+    'Access-Control-Allow-Origin': siteUrl,
+    'Access-Control-Allow-Methods': 'POST',
+    'Access-Control-Allow-Headers': 'Content-Type, Accept',
+    'Access-Control-Max-Age': '86400',
   };
-  if (request.headers.get('origin') === siteUrl) {
-    Object.assign(headers, {
-      'Access-Control-Allow-Origin': siteUrl,
-      'Access-Control-Allow-Methods': 'POST',
-      'Access-Control-Allow-Headers': 'Content-Type, Accept',
-      'Access-Control-Max-Age': '86400',
-    });
-  }
-  return { status: 204, headers, empty: true };
+  const vary = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
+  return {
+    status: 204,
+    headers: { Allow: CONTACT_ALLOW.join(', '), 'Cache-Control': NO_STORE, Vary: vary, ...cors },
+    empty: true,
+  };
 }
 
-/**
- * A POST whose `Origin` is another site (or opaque `null`) is refused, so no other site can make
- * its visitors send mail. Without `Origin` it is no browser posting across sites.
- */
+/** No other site may make its visitors send mail: 403 when `Origin` names another site (or is `null`). */
 export function assertOwnOrigin(request: Request, siteUrl: string): void {
   const origin = request.headers.get('origin');
   if (origin !== null && !isOwnOrigin(origin, request, siteUrl)) {
@@ -101,18 +91,19 @@ export function errorForm(error: unknown, request: Request, siteUrl: string): An
     return htmlPage(500, 'Something went wrong', '<p>Your message was not sent. Please try again later.</p>', back);
   }
   const { status, headers, details } = error;
+  const page = (title: string, body: string, backLabel?: string) =>
+    htmlPage(status, title, body, back, backLabel, headers);
   if (status === 400) {
     const items = ((details.issues ?? []) as { path: string; message: string }[]).map(
       ({ path, message }) => `<li>${escapeHtml(FIELD_LABELS[path] ?? (path || 'Form'))}: ${escapeHtml(message)}</li>`,
     );
     const body = `<p>The message was not sent:</p>\n<ul>${items.join('')}</ul>`;
-    return htmlPage(400, 'Please check the form', body, back, 'Back to the form');
+    return page('Please check the form', body, 'Back to the form');
   }
   if (status === 429) {
-    const seconds = Number(headers['Retry-After']);
-    const wait = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : 60;
+    const wait = Math.ceil(Number(headers['Retry-After']) / 60); // always set by the limiter
     const body = `<p>Thank you for writing so much! Please wait ${wait === 1 ? 'a minute' : `${wait} minutes`} before sending another message.</p>`;
-    return htmlPage(429, 'Too many messages', body, back, 'Back to the site', headers);
+    return page('Too many messages', body);
   }
   if (status === 503) {
     const mailto = typeof details.mailto === 'string' ? details.mailto : '';
@@ -120,14 +111,9 @@ export function errorForm(error: unknown, request: Request, siteUrl: string): An
     const body = address
       ? `<p>Please write an e-mail to <a href="${escapeHtml(mailto)}">${escapeHtml(address)}</a> instead.</p>`
       : '<p>Please try again later.</p>';
-    return htmlPage(503, 'The contact form is not available', body, back, 'Back to the site', headers);
+    return page('The contact form is not available', body);
   }
-  return htmlPage(
-    status,
-    'Message not sent',
-    `<p>The message could not be accepted (${escapeHtml(error.message)}).</p>`,
-    back,
-  );
+  return page('Message not sent', `<p>The message could not be accepted (${escapeHtml(error.message)}).</p>`);
 }
 
 const STYLE =

@@ -20,12 +20,7 @@ import {
 } from './contact-schemas.ts';
 import { MailDeliveryError, type MailSettings, sendContactMail } from './mailer.ts';
 
-/**
- * The contact form's rules. A message is stored in the outbox (Blobs store `contact`) before the
- * first attempt and stays until an SMTP server accepts it, so one answered 200 or 202 is never
- * lost; the scheduled `contact-retry` function sends what is left. Every attempt sends the same
- * mail (Message-ID, Date), so a mail that goes out twice is recognisably one.
- */
+/** The contact form's rules, the outbox and its retry (docs/operations.md, "Contact form"). */
 
 export const CONTACT_MAX_BODY_BYTES = 32 * 1024;
 /** Only well-formed messages count, so a typo costs nothing. */
@@ -34,16 +29,15 @@ const CONTACT_RATE_LIMIT: RateLimit = { name: 'contact', limit: 5, windowMs: 60 
 const SEND_TIMEOUT_MS = 10_000;
 /** While someone is sending a message, nobody else may start to (longer than any attempt lasts). */
 const CLAIM_MS = 2 * 60 * 1000;
-/** Waits after the 1st, 2nd, … failed attempt; the last one repeats. */
-const RETRY_DELAYS_MINUTES = [1, 5, 15, 30, 60, 120, 240];
+/** Waits after the 1st, 2nd, … failed attempt; then every 240 minutes. */
+const RETRY_DELAYS_MINUTES = [1, 5, 15, 30, 60, 120];
 /** A retry run starts no new attempt after this, to end within the function's time limit. */
 const RETRY_RUN_BUDGET_MS = 15_000;
 const OUTBOX_PREFIX = 'outbox/';
 
-/** The delay before the next attempt, after `attempts` failed ones. */
+/** The delay before the next attempt, after `attempts` (at least 1) failed ones. */
 export function retryDelayMs(attempts: number): number {
-  const index = Math.min(Math.max(attempts, 1), RETRY_DELAYS_MINUTES.length) - 1;
-  return (RETRY_DELAYS_MINUTES[index] ?? 240) * 60_000;
+  return (RETRY_DELAYS_MINUTES[attempts - 1] ?? 240) * 60_000;
 }
 
 function mailSettings(config: Config): MailSettings | null {
@@ -71,9 +65,8 @@ export function parseContactRequest(value: unknown): ContactRequest {
 }
 
 /**
- * 503 when mail is not configured, 429 past the limit, else into the outbox and one attempt:
- * 'sent' once the SMTP server accepted it, 'queued' when the retry job will. A filled honeypot
- * answers 'sent' and nothing is kept or sent.
+ * 503 when mail is not configured, 429 past the limit, else into the outbox and one attempt: 'sent'
+ * once the SMTP server accepted it, 'queued' when the retry job will. A filled honeypot: 'sent', nothing kept.
  */
 export async function submitContactMessage(
   { website, ...fields }: ContactRequest,
@@ -143,8 +136,7 @@ export interface DeliveryReport {
 
 /**
  * Sends every queued message due at `now`, oldest first, and reschedules those still refused. A
- * conditional write claims each before it is sent, so two runs (or a run and the request that
- * queued it) never both send it. The scheduled `contact-retry` function calls this.
+ * conditional write claims each before it is sent, so two senders never both send it.
  */
 export async function deliverQueuedMessages(now: number = Date.now()): Promise<DeliveryReport> {
   const config = getConfig();
@@ -196,7 +188,7 @@ function send(settings: MailSettings, record: OutboxMessage, siteUrl: string): P
   return sendContactMail(settings, mail, AbortSignal.timeout(SEND_TIMEOUT_MS));
 }
 
-/** Records a failed attempt. If even that write fails, the claim runs out and the job retries. */
+/** Records a failed attempt; if that write fails, the claim runs out and the job retries anyway. */
 async function reschedule(key: string, record: OutboxMessage, now: number, error: unknown): Promise<number> {
   const attempts = record.attempts + 1;
   const nextAttemptAt = now + retryDelayMs(attempts);

@@ -1,21 +1,15 @@
 import type { SendMailOptions } from 'nodemailer';
 import type { OutboxMessage } from './contact-schemas.ts';
 
-/**
- * The one module that speaks SMTP: plain text from the site's own address to the owner, the
- * visitor only in `Reply-To`, so nothing a visitor typed becomes a header of its own or a recipient.
- */
-
-/** From the environment (README, "Contact form"); `smtpUrl` holds credentials and is never logged. */
+/** From the environment; `smtpUrl` holds credentials and is never logged. */
 export interface MailSettings {
   smtpUrl: string;
   from: string;
   to: string;
 }
 
-/** An outbox message as mailed; the same record makes the same mail (Message-ID, Date) on every attempt. */
+/** An outbox message as mailed, and the site host its subject names; the same record makes the same mail. */
 export type ContactMail = Pick<OutboxMessage, 'messageId' | 'receivedAt' | 'name' | 'email' | 'message'> & {
-  /** Shown in the subject, so the owner sees which site the mail came from. */
   siteHost: string;
 };
 
@@ -41,13 +35,9 @@ export function singleLine(value: string, maxLength = 200): string {
   return chars.length <= maxLength ? chars.join('') : `${chars.slice(0, maxLength - 1).join('')}…`;
 }
 
-export function contactSubject(name: string, siteHost: string): string {
-  return `Contact form on ${singleLine(siteHost, 100)}: message from ${singleLine(name, 100)}`;
-}
-
 /**
- * The mail as nodemailer takes it. The visitor's address is in `Reply-To` only, as an address
- * object nodemailer quotes, so a name like `Eve <eve@evil.example>, x` stays a display name.
+ * The mail as nodemailer takes it, from the site to the owner. The visitor is only in `Reply-To`, as an
+ * address object nodemailer quotes, so nothing typed becomes a header of its own or a recipient.
  */
 export function composeContactMail(settings: MailSettings, mail: ContactMail): SendMailOptions {
   for (const address of [settings.from, settings.to, mail.email]) {
@@ -61,7 +51,7 @@ export function composeContactMail(settings: MailSettings, mail: ContactMail): S
     replyTo: { name: singleLine(mail.name, 100), address: mail.email },
     // Only ever the owner: never derived from anything the visitor sent.
     envelope: { from: settings.from, to: [settings.to] },
-    subject: contactSubject(mail.name, mail.siteHost),
+    subject: `Contact form on ${singleLine(mail.siteHost, 100)}: message from ${singleLine(mail.name, 100)}`,
     text: `Name: ${flatten(mail.name)}\nE-mail: ${mail.email}\nReceived: ${receivedAt.toISOString()}\n\n${mail.message}\n`,
     textEncoding: 'quoted-printable',
     messageId: mail.messageId,

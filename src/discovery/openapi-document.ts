@@ -6,7 +6,6 @@ import '../platform/error-schemas.ts';
 import '../jobs/jobs-schemas.ts';
 import '../photo-feed/photo-feed-schemas.ts';
 import '../location/location-schemas.ts';
-import '../location/protected-resource-schemas.ts';
 import '../wait-times/wait-times-schemas.ts';
 import { contactPaths } from '../contact/contact-openapi.ts';
 import { jobPaths } from '../jobs/jobs-openapi.ts';

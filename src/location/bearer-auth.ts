@@ -2,12 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { HttpError, UnauthorizedError } from '../platform/errors.ts';
 import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { checkRateLimit, type RateLimit, reserveAttempt } from '../platform/rate-limit.ts';
-import type { ProtectedResourceMetadata } from './protected-resource-schemas.ts';
+import type { ProtectedResourceMetadata } from './location-schemas.ts';
 
-/**
- * Bearer tokens for the one owner-only operation (RFC 6750; RFC 9728 §5.1 for `resource_metadata`).
- * OwnTracks on Android can only send HTTP Basic, so the token as a Basic password is accepted too.
- */
+/** RFC 6750 bearer tokens, or the token as a Basic password (OwnTracks on Android can only send Basic). */
 
 /** The RFC 9728 document; `resource` is `SITE_URL` exactly, as every 401 names it (§3.1, §3.3). */
 export function protectedResourceMetadata(siteUrl: string): ProtectedResourceMetadata {
@@ -20,10 +17,7 @@ export function protectedResourceMetadata(siteUrl: string): ProtectedResourceMet
 }
 
 /** `none` covers an unsupported scheme too (RFC 6750 §3.1: no error code then). */
-export type Credentials =
-  | { kind: 'none' }
-  | { kind: 'token'; scheme: 'bearer' | 'basic'; token: string }
-  | { kind: 'malformed'; reason: string };
+export type Credentials = { kind: 'none' } | { kind: 'token'; token: string } | { kind: 'malformed'; reason: string };
 
 // RFC 9110 §11.1: a token for the scheme, then one or more spaces.
 const CREDENTIALS = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?: +(.*))?$/;
@@ -34,8 +28,7 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 export function readCredentials(request: Request): Credentials {
   const header = request.headers.get('authorization')?.trim();
   if (!header) return { kind: 'none' };
-  // A query token would end up in logs, so it is never read; beside a header it is a token sent
-  // two ways, which RFC 6750 §3.1 calls malformed.
+  // A query token would end up in logs, so it is never read; beside a header it is malformed (RFC 6750 §3.1).
   if (new URL(request.url).searchParams.has('access_token')) {
     return { kind: 'malformed', reason: 'access token sent in more than one way' };
   }
@@ -44,13 +37,13 @@ export function readCredentials(request: Request): Credentials {
   switch (scheme.toLowerCase()) {
     case 'bearer':
       if (!B64TOKEN.test(value)) return { kind: 'malformed', reason: 'malformed bearer token' };
-      return { kind: 'token', scheme: 'bearer', token: value };
+      return { kind: 'token', token: value };
     case 'basic': {
       // RFC 7617: base64 of "user-id:password"; the user name is not checked.
       const decoded = /^[A-Za-z0-9+/]+={0,2}$/.test(value) ? Buffer.from(value, 'base64').toString('utf8') : '';
       const colon = decoded.indexOf(':');
       if (colon < 0) return { kind: 'malformed', reason: 'malformed Basic credentials' };
-      return { kind: 'token', scheme: 'basic', token: decoded.slice(colon + 1) };
+      return { kind: 'token', token: decoded.slice(colon + 1) };
     }
     default:
       return { kind: 'none' };
@@ -63,10 +56,7 @@ export function tokensEqual(presented: string, expected: string): boolean {
   return timingSafeEqual(digest(presented), digest(expected));
 }
 
-/**
- * `Bearer realm="…"`, the RFC 6750 error if any, and the RFC 9728 `resource_metadata` URL, each a
- * quoted-string (RFC 9110 §5.6.4); the error texts are constants within RFC 6750 §3's characters.
- */
+/** `Bearer realm="…"`, the RFC 6750 error if any, and the RFC 9728 `resource_metadata` URL, as quoted-strings. */
 export function bearerChallenge(
   siteUrl: string,
   error?: { code: 'invalid_token' | 'invalid_request'; description: string },
@@ -80,13 +70,10 @@ export function bearerChallenge(
 const INVALID_TOKEN = { code: 'invalid_token', description: 'The access token is invalid' } as const;
 
 /**
- * Lets the request through only with the expected token, else throws:
- * - no token configured: 401 (nothing can be right, nothing is counted);
- * - no credentials: 401 without an error code, or 429 past the limit; they guess nothing, so do not count;
- * - presented credentials first take one of the client's attempts (`failures`); past the limit the
- *   answer is 429 before any comparison, so concurrent guesses cannot all be tried;
- * - then unreadable credentials: 400 `invalid_request`; a wrong token: 401 `invalid_token`; the
- *   right token gives its attempt back (after the answer with `later`).
+ * Lets the request through only with the expected token. No token configured: 401, nothing counted.
+ * No credentials guess nothing: 401, or 429 past the limit. Credentials first take an attempt
+ * (`failures`, 429 past the limit, so concurrent guesses cannot all be compared); then unreadable
+ * ones are 400 `invalid_request`, a wrong token 401 `invalid_token`, and the right one gives it back.
  */
 export async function requireBearerToken(
   request: Request,
@@ -108,17 +95,14 @@ export async function requireBearerToken(
     throw missing();
   }
   const attempt = await reserveAttempt(failures, client, { later });
-  if (credentials.kind === 'malformed') {
-    await attempt.confirm();
-    const challenge = bearerChallenge(siteUrl, { code: 'invalid_request', description: credentials.reason });
-    throw new HttpError(400, credentials.reason, {
-      headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' },
-    });
+  if (credentials.kind === 'token' && tokensEqual(credentials.token, expected)) {
+    // If giving the attempt back fails, it just expires.
+    return finishLater('release an authentication attempt', () => attempt.release(), later);
   }
-  if (!tokensEqual(credentials.token, expected)) {
-    await attempt.confirm();
-    throw invalid();
-  }
-  // If giving the attempt back fails, it just expires.
-  await finishLater('release an authentication attempt', () => attempt.release(), later);
+  await attempt.confirm();
+  if (credentials.kind === 'token') throw invalid();
+  const challenge = bearerChallenge(siteUrl, { code: 'invalid_request', description: credentials.reason });
+  throw new HttpError(400, credentials.reason, {
+    headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' },
+  });
 }

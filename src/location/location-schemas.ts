@@ -1,9 +1,6 @@
 import * as z from '../platform/zod-mini.ts';
 
-/**
- * The travel-mode pin: what the owner's phone may POST (plain, OwnTracks and Overland, as
- * notes/location-clients.md describes them), what Blobs keeps, and what GET publishes.
- */
+/** The travel-mode pin: what the owner's phone may POST, what Blobs keeps, and what GET publishes. */
 
 /** 2000-01-01: no real fix is older; anything before is a unit mistake (seconds for ms). */
 export const EARLIEST_FIX_MS = 946_684_800_000;
@@ -19,8 +16,7 @@ const placeName = z.string().check(
   z.refine((text) => !/\p{Cc}/u.test(text), 'must not contain control characters'),
 );
 
-// Overland writes the zone offset without a colon (`-0700`): ISO 8601, but not the RFC 3339 that
-// `z.iso.datetime()` checks.
+// Overland writes the zone offset without a colon (`-0700`): ISO 8601, but not RFC 3339 (`z.iso.datetime()`).
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})$/;
 
 /** Unix milliseconds of an ISO 8601 date-time with a zone; NaN when it is not one. */
@@ -162,8 +158,7 @@ const OverlandFeatureSchema = z
 export const OverlandBatchSchema = z
   .looseObject({
     locations: z.array(OverlandFeatureSchema),
-    // The app's newest point, sent beside a long queue: a malformed one is ignored rather than
-    // failing the batch, which the app would resend forever.
+    // The app's newest point: a malformed one is ignored, not failing the batch the app would resend forever.
     current: z.catch(z.optional(OverlandFeatureSchema), undefined),
     _type: z.optional(z.never()).check(z.describe('Not allowed: a body with `_type` is an OwnTracks message.')),
   })
@@ -235,6 +230,25 @@ export const LocationSchema = z.discriminatedUnion('status', [LiveLocationSchema
   }),
 );
 
+/** RFC 9728 metadata; without an authorization server, `authorization_servers` is left out (§3.2). */
+export const ProtectedResourceMetadataSchema = z
+  .strictObject({
+    resource: z.url().check(z.describe('The resource identifier: the site origin (`SITE_URL`).')),
+    bearer_methods_supported: z
+      .array(z.enum(['header', 'body', 'query']))
+      .check(z.describe('The token is accepted in the `Authorization` header only.')),
+    resource_name: z.string(),
+    resource_documentation: z.url(),
+  })
+  .check(
+    z.meta({
+      id: 'ProtectedResourceMetadata',
+      description:
+        'RFC 9728 metadata. No `authorization_servers`: tokens cannot be obtained, only provisioned by the owner.',
+    }),
+  );
+
 export type StoredPin = z.output<typeof StoredPinSchema>;
 export type StoredTravelSwitch = z.output<typeof StoredTravelSwitchSchema>;
 export type Location = z.output<typeof LocationSchema>;
+export type ProtectedResourceMetadata = z.output<typeof ProtectedResourceMetadataSchema>;

@@ -8,10 +8,7 @@ import {
   parseIsoDateTime,
 } from './location-schemas.ts';
 
-/**
- * The owner's update in its three formats (plain, OwnTracks, Overland; CONTRACT.md) read into one
- * `LocationUpdate`, and the answer each app expects. location.ts applies it.
- */
+/** The owner's update in its three formats (plain, OwnTracks, Overland) as one `LocationUpdate`, and each app's answer. */
 
 /** A phone's clock may run this far ahead of ours (its time is then read as now); further is an error. */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -29,8 +26,8 @@ export interface LocationUpdate {
 }
 
 /**
- * `update` is null for a message accepted with nothing to apply (another OwnTracks `_type`, an
- * Overland batch without points). Anything malformed or out of range is a 400 with `issues`.
+ * A 400 with `issues` for anything malformed; `update` is null when there is nothing to apply
+ * (another OwnTracks `_type`, an Overland batch without points).
  */
 export function parseLocationUpdate(
   body: unknown,
@@ -85,9 +82,7 @@ function fromOverland(body: object, now: number): LocationUpdate | null {
 }
 
 function fixTime(at: number, now: number, path: string): number {
-  if (at > now + MAX_CLOCK_SKEW_MS) {
-    throw new BadRequestError(INVALID, [{ path, message: 'is in the future' }]);
-  }
+  if (at > now + MAX_CLOCK_SKEW_MS) throw new BadRequestError(INVALID, [{ path, message: 'is in the future' }]);
   return Math.min(at, now);
 }
 

@@ -22,12 +22,7 @@ import {
 } from './location-schemas.ts';
 import { answerFor, type LocationUpdate, parseLocationUpdate } from './location-update.ts';
 
-/**
- * The travel-mode pin (CONTRACT.md "GET /api/location and POST /api/location"). Only a position
- * snapped to a 0.01° grid (about 1 km) is ever kept. Travel mode stays on until an update says
- * `"active": false`; while off, positions are accepted and thrown away. Updates are ordered by
- * when the fix was taken, so a late, queued fix never replaces a newer one.
- */
+/** The travel-mode pin (CONTRACT.md): a late fix never replaces a newer one; nothing finer than 0.01° is kept. */
 
 export const LOCATION_CACHE_TAG = 'location';
 /** OwnTracks can attach large images. */
@@ -44,10 +39,7 @@ export function coarsen(degrees: number): number {
   return Math.round(degrees * 100) / 100 || 0;
 }
 
-/**
- * The writes an update makes: a travel switch newer than the stored one, and a pin newer than the
- * stored one while travel mode is on at its time.
- */
+/** The writes an update makes: a newer travel switch, and a newer pin while travel mode is on at its time. */
 export function planUpdate(
   state: { newestPinAt: number | null; travel: StoredTravelSwitch | null },
   update: LocationUpdate,
@@ -80,10 +72,9 @@ export function publicLocation({ pin, travel }: PinState, now: number, staleAfte
 }
 
 /*
- * Blobs store `location`: one key per accepted update, named by its own time, `pin/<ms>-<uuid>`
- * and `travel/<ms>-<on|off>-<uuid>`; the newest key of each prefix is the current value. Writers
- * never overwrite each other, so no conditional write or retry is needed (docs/consistency.md),
- * and a writer deletes only keys older than its own, so the newest is never deleted.
+ * Blobs store `location`: write-once keys named by the update's own time, `pin/<ms>-<uuid>` and
+ * `travel/<ms>-<on|off>-<uuid>`; the newest key of each prefix is the current value, and a writer
+ * deletes only keys older than its own (docs/consistency.md).
  */
 const STORE = 'location';
 /** Blobs failing is temporary: 503, which the apps retry (a 4xx makes OwnTracks on iOS drop the message). */
@@ -99,8 +90,8 @@ async function keysOf(prefix: string): Promise<string[]> {
   return (await listKeys(STORE, prefix)).filter((key) => isTimeKeyed(key.slice(prefix.length)));
 }
 
-/** A damaged pin record reads as no pin (`readRecord`), and the next update replaces it. */
-async function readStored(): Promise<PinState & { pinKeys: string[]; travelKeys: string[] }> {
+/** Throws when Blobs fails; a damaged pin record reads as no pin (the next update replaces it). */
+export async function readPinState(): Promise<PinState & { pinKeys: string[]; travelKeys: string[] }> {
   const [pinKeys, travelKeys] = await Promise.all([keysOf('pin/'), keysOf('travel/')]);
   const newestPin = pinKeys.at(-1);
   const newestTravel = travelKeys.at(-1)?.slice('travel/'.length);
@@ -112,17 +103,10 @@ async function readStored(): Promise<PinState & { pinKeys: string[]; travelKeys:
   };
 }
 
-/** Throws when Blobs fails. */
-export async function readPinState(): Promise<PinState> {
-  const { pin, travel } = await readStored();
-  return { pin, travel };
-}
-
-/** GET /api/location. When Blobs fails: the stale marker, `degraded` (not to be cached). */
+/** GET /api/location; never throws. When Blobs fails: the stale marker, `degraded` (not to be cached). */
 export async function readPublicLocation(now = Date.now()): Promise<{ location: Location; degraded: boolean }> {
-  const staleAfter = staleAfterMs();
   try {
-    const location = publicLocation(await readPinState(), now, staleAfter);
+    const location = publicLocation(await readPinState(), now, staleAfterMs());
     return { location: LocationSchema.parse(location), degraded: false };
   } catch (error) {
     console.warn('Location pin unreadable, answering stale:', (error as Error).message);
@@ -131,17 +115,16 @@ export async function readPublicLocation(now = Date.now()): Promise<{ location: 
 }
 
 /**
- * POST /api/location once authenticated: what to answer, and whether what GET publishes changed
- * (its cached answers must go). Superseded keys are deleted after the answer with `later`.
+ * POST /api/location once authenticated: the answer, and whether what GET publishes changed (its cached
+ * answers must go). Superseded keys go after the answer; a failure leaves garbage the next write removes.
  */
 export async function receiveLocationUpdate(
   body: unknown,
   { now = Date.now(), later }: { now?: number; later?: AfterAnswer } = {},
 ): Promise<{ answer: unknown; changed: boolean }> {
   const { format, update } = parseLocationUpdate(body, now);
-  const { pin, travel, pinKeys, travelKeys } = await unavailableAs503(STORE_UNAVAILABLE, readStored);
-  const publicAt = (state: PinState) => publicLocation(state, now, staleAfterMs());
-  const before = publicAt({ pin, travel });
+  const { pin, travel, pinKeys, travelKeys } = await unavailableAs503(STORE_UNAVAILABLE, readPinState);
+  const before = publicLocation({ pin, travel }, now, staleAfterMs());
   if (!update) return { answer: answerFor(format, before), changed: false };
 
   const newestPinKey = pinKeys.at(-1);
@@ -156,11 +139,10 @@ export async function receiveLocationUpdate(
     ]),
   );
   const superseded = [...(newPin ? pinKeys : []), ...(newTravel ? travelKeys : [])];
-  // A failure only leaves garbage that the next write removes.
   if (superseded.length > 0) {
     await finishLater('prune old location records', () => deleteRecords(STORE, superseded), later);
   }
-  const after = publicAt({ pin: newPin ?? pin, travel: newTravel ?? travel });
+  const after = publicLocation({ pin: newPin ?? pin, travel: newTravel ?? travel }, now, staleAfterMs());
   return { answer: answerFor(format, after), changed: JSON.stringify(after) !== JSON.stringify(before) };
 }
 
@@ -173,10 +155,7 @@ export async function requireLocationOwner(request: Request, client: string, lat
 
 const staleAfterMs = () => getConfig().LOCATION_STALE_AFTER_MINUTES * 60_000;
 
-/**
- * OwnTracks may POST a zero-length body (a friend was deleted), to be ignored. Android names
- * itself in `User-Agent`; iOS always sends `X-Limit-U` / `X-Limit-D`.
- */
+/** OwnTracks may POST a zero-length body (a friend was deleted), to be ignored; iOS always sends `X-Limit-U` / `-D`. */
 export function isEmptyOwnTracksPost(request: Request): boolean {
   if (request.headers.get('content-length') !== '0') return false;
   const agent = request.headers.get('user-agent') ?? '';

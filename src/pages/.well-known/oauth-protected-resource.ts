@@ -1,5 +1,5 @@
 import { protectedResourceMetadata } from '../../location/bearer-auth.ts';
-import { ProtectedResourceMetadataSchema } from '../../location/protected-resource-schemas.ts';
+import { ProtectedResourceMetadataSchema } from '../../location/location-schemas.ts';
 import { getConfig } from '../../platform/config.ts';
 import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 

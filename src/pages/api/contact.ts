@@ -5,8 +5,5 @@ import { errorResponse } from '../../platform/http.ts';
 
 export const prerender = false;
 
-/**
- * POST and OPTIONS /api/contact are the function in netlify/functions/contact.mts, which runs
- * first; every other method reaches this route and gets 405 rather than 404.
- */
+/** POST and OPTIONS are netlify/functions/contact.mts, which runs first; other methods get 405 here, not 404. */
 export const ALL: APIRoute = () => errorResponse(new MethodNotAllowedError(CONTACT_ALLOW));

@@ -7,7 +7,7 @@ import {
   requireBearerToken,
   tokensEqual,
 } from '../../../src/location/bearer-auth.ts';
-import { ProtectedResourceMetadataSchema } from '../../../src/location/protected-resource-schemas.ts';
+import { ProtectedResourceMetadataSchema } from '../../../src/location/location-schemas.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
 import { parseChallenge } from '../../support/location-fixtures.ts';
 
@@ -24,20 +24,15 @@ describe('readCredentials', () => {
   it.each<[string, string | undefined, string, Credentials]>([
     ['no header', undefined, '', { kind: 'none' }],
     ['an empty header', '', '', { kind: 'none' }],
-    ['Bearer', `Bearer ${TOKEN}`, '', { kind: 'token', scheme: 'bearer', token: TOKEN }],
+    ['Bearer', `Bearer ${TOKEN}`, '', { kind: 'token', token: TOKEN }],
     // RFC 9110 §11.1: the scheme is case-insensitive, and 1*SP may separate it from the token.
-    ['bearer in lower case', `bearer ${TOKEN}`, '', { kind: 'token', scheme: 'bearer', token: TOKEN }],
-    ['BEARER in upper case', `BEARER ${TOKEN}`, '', { kind: 'token', scheme: 'bearer', token: TOKEN }],
-    ['two spaces after the scheme', `Bearer  ${TOKEN}`, '', { kind: 'token', scheme: 'bearer', token: TOKEN }],
-    ['Basic with the token as password', basic(`owner:${TOKEN}`), '', { kind: 'token', scheme: 'basic', token: TOKEN }],
-    ['Basic with an empty user name', basic(`:${TOKEN}`), '', { kind: 'token', scheme: 'basic', token: TOKEN }],
-    ['Basic whose password holds a colon', basic('u:a:b'), '', { kind: 'token', scheme: 'basic', token: 'a:b' }],
-    [
-      'basic in lower case',
-      basic(`u:${TOKEN}`).replace('Basic', 'basic'),
-      '',
-      { kind: 'token', scheme: 'basic', token: TOKEN },
-    ],
+    ['bearer in lower case', `bearer ${TOKEN}`, '', { kind: 'token', token: TOKEN }],
+    ['BEARER in upper case', `BEARER ${TOKEN}`, '', { kind: 'token', token: TOKEN }],
+    ['two spaces after the scheme', `Bearer  ${TOKEN}`, '', { kind: 'token', token: TOKEN }],
+    ['Basic with the token as password', basic(`owner:${TOKEN}`), '', { kind: 'token', token: TOKEN }],
+    ['Basic with an empty user name', basic(`:${TOKEN}`), '', { kind: 'token', token: TOKEN }],
+    ['Basic whose password holds a colon', basic('u:a:b'), '', { kind: 'token', token: 'a:b' }],
+    ['basic in lower case', basic(`u:${TOKEN}`).replace('Basic', 'basic'), '', { kind: 'token', token: TOKEN }],
     // RFC 6750 §3.1: an unsupported method is "no authentication information", not an error.
     ['an unsupported scheme', 'Digest username="x"', '', { kind: 'none' }],
     ['a token in the query only', undefined, `?access_token=${TOKEN}`, { kind: 'none' }],
