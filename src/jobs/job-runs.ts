@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UpstreamError } from '../platform/errors.ts';
 import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../platform/store.ts';
 import { type JobName, RunStartSchema, type StoredRun, StoredRunSchema } from './jobs-schemas.ts';
 
@@ -13,6 +14,12 @@ export type RunReport = Pick<StoredRun, 'outcome' | 'message' | 'hook' | 'shares
 export type Run = Pick<StoredRun, 'runId' | 'job' | 'startedAt'>;
 
 const historyPrefix = (job: JobName) => `${job}/runs/`;
+
+/** For `.catch()`: an UpstreamError becomes the value (a run reports its message); anything else is a bug, thrown. */
+export function upstreamErrorOf(error: unknown): UpstreamError {
+  if (error instanceof UpstreamError) return error;
+  throw error;
+}
 
 /** Records the start, does `work`, records the end; an error recording the end is thrown (the status would be wrong). */
 export async function runJob(job: JobName, work: (run: Run) => Promise<RunReport>): Promise<StoredRun> {
