@@ -30,9 +30,8 @@ export const RECORDS_UNAVAILABLE = 'job records unavailable';
 const iso = (time: number) => new Date(time).toISOString();
 
 /**
- * A job's health, checked in this order: `never-run` (no run finished or was abandoned), `stale`
- * (the newest run started over `staleAfterMs` ago), `failing` (the newest run failed or never
- * finished), else `ok`. A run in progress leaves the previous one as `lastRun`.
+ * A job's health, in this order: `never-run` (no run ended or was abandoned), `stale` (the newest started over
+ * `staleAfterMs` ago), `failing` (it failed or never ended), else `ok`. A run in progress leaves the previous one.
  */
 export function jobHealthOf(
   { last, started }: JobRecords,

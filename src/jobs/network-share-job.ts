@@ -8,12 +8,10 @@ import { baselineFor, claim, giveBack, type PostLedger, postKeyOf, readLedger, r
 import { type FeedPost, fetchSiteFeed } from './site-feed.ts';
 
 /**
- * The automatic sharing job: shares each new post of the site's feed once to the professional
- * network, as recorded in a write-once ledger (share-ledger.ts). A failed attempt is retried by
- * later runs, at most MAX_FAILED_ATTEMPTS times; a refused token or a rate limit gives the attempt
- * back instead. If a share went through but its result was not recorded, the claim expires after
- * CLAIM_LEASE_MS and the retry is answered 422 DUPLICATE_POST, recorded as shared: the post
- * appears once. Posts already in the feed at the first run are a baseline, never shared.
+ * Shares each new post of the site's feed once, as recorded in a write-once ledger (share-ledger.ts); posts in
+ * the feed at the first run are a baseline, never shared. Later runs retry a failed attempt (MAX_FAILED_ATTEMPTS);
+ * a refused token or a rate limit gives it back instead. A share whose result went unrecorded is retried after
+ * CLAIM_LEASE_MS, answered 422 DUPLICATE_POST and recorded as shared: the post appears once.
  */
 export const LAST_SHARE_KEY = 'network-share/last-share';
 

@@ -14,10 +14,8 @@ export function hookTarget(url: string): string {
 }
 
 /**
- * The daily publish job: a static site shows only what its last build saw, so the build hook is
- * called with an empty JSON POST (https://docs.netlify.com/configure-builds/build-hooks/) and the
- * posts dated today go live. One retry on 502/503/504 or no answer: a second build is harmless,
- * a missed day is not.
+ * The daily publish job: an empty JSON POST to the build hook (https://docs.netlify.com/configure-builds/build-hooks/)
+ * rebuilds the static site, so posts dated today go live. One retry: a second build is harmless, a missed day is not.
  */
 export async function runPublishJob(options: { hookTimeoutMs?: number } = {}): Promise<StoredRun> {
   return runJob('daily-publish', async () => {

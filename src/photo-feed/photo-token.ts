@@ -87,8 +87,8 @@ export async function runPhotoTokenRefreshJob(options: { timeoutMs?: number } = 
           : '; the next run tries again';
       return ended('failure', `refresh failed: ${refreshed.message}${hint}`);
     }
-    const expiresAt = now + refreshed.expiresInSeconds * 1000;
-    const record = { accessToken: refreshed.accessToken, lineage: lineageOf(configured), refreshedAt: now, expiresAt };
+    const expiresAt = now + refreshed.expires_in * 1000;
+    const record = { accessToken: refreshed.access_token, lineage: lineageOf(configured), refreshedAt: now, expiresAt };
     try {
       await writeRecord('photo-feed', TOKEN_KEY, StoredPhotoTokenSchema, record);
     } catch (error) {
