@@ -73,12 +73,6 @@ export function curlFor(op: Operation, serverUrl: string): string {
 export const needsToken = (operation: JsonObject): boolean =>
   ((operation.security as JsonObject[] | undefined) ?? []).some((requirement) => 'bearerAuth' in requirement);
 
-/** The schema a type links to: the schema itself or the items of an array. */
-export function refOf(schema: JsonObject | undefined): string | undefined {
-  const target = schema?.type === 'array' ? (schema.items as JsonObject | undefined) : schema;
-  return typeof target?.$ref === 'string' ? target.$ref.split('/').at(-1) : undefined;
-}
-
 /** A short, readable type for a JSON Schema: `integer ≥ 0, multiple of 5 | null`, `array of Ride`, … */
 export function typeLabel(schema: JsonObject | undefined): string {
   if (!schema) return 'any';
