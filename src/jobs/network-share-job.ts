@@ -32,7 +32,7 @@ async function shareNewPosts(run: Run): Promise<RunReport> {
   const config = getConfig();
   const { NETWORK_ACCESS_TOKEN: token, NETWORK_AUTHOR_URN: authorUrn, NETWORK_FEED_URL: feedUrl } = config;
   const required = { NETWORK_ACCESS_TOKEN: token, NETWORK_AUTHOR_URN: authorUrn, NETWORK_FEED_URL: feedUrl };
-  const missing = Object.keys(required).filter((name) => !required[name as keyof typeof required]);
+  const missing = Object.entries(required).flatMap(([name, value]) => (value ? [] : [name]));
   if (!token || !authorUrn || !feedUrl) return failure(`not configured: set ${missing.join(', ')}`);
   const expiresAt = config.NETWORK_TOKEN_EXPIRES_AT;
   if (expiresAt && Date.parse(expiresAt) <= Date.now()) {
