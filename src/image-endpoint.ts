@@ -1,11 +1,8 @@
 import type { APIRoute } from 'astro';
 
 /**
- * Stands in for Astro's on-demand image endpoint (`/_image`, which Astro adds to every server
- * build; astro.config.mjs points `image.endpoint.entrypoint` here). The site shows no images, so
- * that endpoint had nothing to do but run an image processor for anyone who asked, and it
- * answered 500 to requests it could not process (`/_image?href=/docs/openapi.json`). Now
- * `/_image` is a path the site does not have: the 404 page, like any other.
+ * Replaces Astro's on-demand image endpoint `/_image` (astro.config.mjs): the site shows no images, and
+ * that endpoint ran an image processor for anyone and answered 500 to what it could not process. Now a 404.
  */
 export const prerender = false;
 

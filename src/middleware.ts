@@ -2,15 +2,10 @@ import { defineMiddleware } from 'astro:middleware';
 import type { RouteCache } from './platform/cache/route-cache.ts';
 import { BASE_HEADERS } from './platform/http.ts';
 
-/**
- * On-demand responses that our JSON helpers did not build (Astro's 404 page for an unknown path,
- * for one) still get the headers every response carries. Prerendered files get theirs from
- * netlify.toml instead.
- */
+/** On-demand responses our JSON helpers did not build (e.g. the 404 page) get the headers of every response too. */
 export const onRequest = defineMiddleware(async (context, next) => {
-  // The local runtime passes `locals.routeCache` (the Node adapter's handler takes locals:
-  // https://docs.astro.build/en/guides/integrations-guide/node/#middleware) so that its functions
-  // can invalidate this cache (src/platform/cache/route-cache.ts). Netlify passes none.
+  // The local runtime passes `locals.routeCache` so its functions can invalidate this cache
+  // (src/platform/cache/route-cache.ts, https://docs.astro.build/en/guides/integrations-guide/node/#middleware).
   const locals = context.locals as { routeCache?: (cache: RouteCache) => void };
   if (context.cache.enabled) locals.routeCache?.(context.cache);
   const response = await next();

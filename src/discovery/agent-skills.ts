@@ -1,6 +1,6 @@
 /**
- * Agent Skills discovery 0.2.0 (https://github.com/cloudflare/agent-skills-discovery-rfc): the
- * skills rendered for SITE_URL and their index, prerendered in the same build so a digest cannot go stale.
+ * Agent Skills discovery 0.2.0 (https://github.com/cloudflare/agent-skills-discovery-rfc): skills and index for
+ * SITE_URL, prerendered in one build so a digest cannot go stale.
  */
 import { createHash } from 'node:crypto';
 import { waitTimesExample } from '../wait-times/example.ts';

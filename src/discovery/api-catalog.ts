@@ -1,7 +1,4 @@
-/**
- * Where the discovery documents live and what the API catalog (RFC 9727) says, derived from
- * SITE_URL and the OpenAPI document, so a new endpoint shows up without edits here.
- */
+/** Where the discovery documents live, and the API catalog (RFC 9727) derived from SITE_URL and the OpenAPI document. */
 
 // The platform sends the catalog's Link on every answer, so it defines the path.
 export { API_CATALOG_LINK, API_CATALOG_PATH } from '../platform/http.ts';
@@ -11,7 +8,6 @@ export const DOCS_PATH = '/docs/api/';
 /** The MCP endpoint (src/mcp/), documented in its own section of the API reference. */
 export const MCP_PATH = '/mcp';
 export const AGENT_SKILLS_INDEX_PATH = '/.well-known/agent-skills/index.json';
-const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 /** The job health endpoints, linked as `status` (RFC 8631) once the OpenAPI document has them. */
 const STATUS_PATHS = ['/api/publish-status', '/api/professional-network-status'];
 
@@ -21,14 +17,8 @@ export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="http
 /** Discovery documents change only with a deploy; 5 minutes keeps an index and its skill in step. */
 export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
 
-/** A Linkset target (RFC 9264 §4.2.3–4.2.4). */
-export interface LinkTarget {
-  href: string;
-  type?: string;
-  title?: string;
-}
-
-/** A link context: an anchor and its relations, each an array of targets (RFC 9264 §4.2.2). */
+/** Linkset JSON: contexts, each an anchor and its relations, each relation an array of targets (RFC 9264 §4.2). */
+type LinkTarget = { href: string; type?: string; title?: string };
 export interface ApiCatalog {
   linkset: ({ anchor: string } & { [relation: string]: LinkTarget[] | string })[];
 }
@@ -37,9 +27,8 @@ export interface ApiCatalog {
 export const siteLink = (siteUrl: string, path: string): string => new URL(path, siteUrl).href;
 
 /**
- * One context for the API (base `/api/`): its description, documentation, agent metadata,
- * status endpoints and, as `item` links, every endpoint the description lists. A second for the
- * MCP endpoint, which has no OpenAPI description (it is one JSON-RPC endpoint): its documentation.
+ * One context for the API (`/api/`): its description, docs, agent metadata, status endpoints and, as `item`,
+ * every endpoint the description lists. A second for the MCP endpoint (one JSON-RPC endpoint): its docs.
  */
 export function buildApiCatalog(
   siteUrl: string,
@@ -61,9 +50,7 @@ export function buildApiCatalog(
         'service-doc': [link(DOCS_PATH, 'text/html', 'API reference')],
         'service-meta': [
           link(AGENT_SKILLS_INDEX_PATH, 'application/json', 'Agent Skills index'),
-          ...(paths.includes(PROTECTED_RESOURCE_PATH)
-            ? [link(PROTECTED_RESOURCE_PATH, 'application/json', 'Protected resource metadata')]
-            : []),
+          link('/.well-known/oauth-protected-resource', 'application/json', 'Protected resource metadata'),
         ],
         // The API's endpoints; documents under /.well-known/ describe the API and are not items of it.
         item: paths.filter((path) => path.startsWith('/api/') && !path.includes('{')).map((path) => link(path)),

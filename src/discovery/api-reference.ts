@@ -1,7 +1,4 @@
-/**
- * Pure helpers that turn the OpenAPI document into what /docs/api/ shows: operations in tag
- * order, a curl command per operation, readable type labels and inline `code` in descriptions.
- */
+/** What /docs/api/ shows of the OpenAPI document: operations in tag order, curl examples, type labels, prose. */
 
 import type { JsonObject } from '../platform/openapi-vocabulary.ts';
 import type { OpenApiDocument } from './openapi-document.ts';
@@ -15,19 +12,17 @@ export interface Operation {
 
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'] as const;
 
-/** Every operation of the document, grouped in the order of `tags` (untagged last), then by path. */
+/** Every operation of the document (each has an id and a tag: tests/unit/discovery/openapi.test.ts), by tag, then path. */
 export function operationsOf(document: OpenApiDocument): Operation[] {
-  const tags = ((document.tags as { name: string }[] | undefined) ?? []).map((tag) => tag.name);
-  const rank = (op: Operation) => {
-    const index = tags.indexOf((op.operation.tags as string[] | undefined)?.[0] ?? '');
-    return index === -1 ? tags.length : index;
-  };
+  const tags = (document.tags as { name: string }[]).map((tag) => tag.name);
+  const rank = (op: Operation) => tags.indexOf((op.operation.tags as string[])[0] ?? '');
   return Object.entries(document.paths)
     .flatMap(([path, item]) =>
       METHODS.flatMap((method) => {
         const operation = item[method] as Operation['operation'] | undefined;
-        const id = typeof operation?.operationId === 'string' ? operation.operationId : `${method}-${path}`;
-        return operation ? [{ method: method.toUpperCase(), path, id, operation }] : [];
+        return operation
+          ? [{ method: method.toUpperCase(), path, id: operation.operationId as string, operation }]
+          : [];
       }),
     )
     .sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
@@ -48,11 +43,7 @@ const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'
 const exampleValue = (parameter: Parameter): string =>
   String(parameter.example ?? (parameter.schema?.enum as unknown[] | undefined)?.[0] ?? `<${parameter.name}>`);
 
-/**
- * A curl command that calls the operation on `serverUrl` with the required parameters filled
- * from their examples, the example request body, and the bearer token from an environment
- * variable when the operation needs one.
- */
+/** A curl command for the operation on `serverUrl`: required parameters and body from their examples, $TOKEN. */
 export function curlFor(op: Operation, serverUrl: string): string {
   const parameters = (op.operation.parameters as Parameter[] | undefined) ?? [];
   let path = op.path;
@@ -82,12 +73,6 @@ export function curlFor(op: Operation, serverUrl: string): string {
 export const needsToken = (operation: JsonObject): boolean =>
   ((operation.security as JsonObject[] | undefined) ?? []).some((requirement) => 'bearerAuth' in requirement);
 
-/** The schema a type links to: the schema itself or the items of an array. */
-export function refOf(schema: JsonObject | undefined): string | undefined {
-  const target = schema?.type === 'array' ? (schema.items as JsonObject | undefined) : schema;
-  return typeof target?.$ref === 'string' ? target.$ref.split('/').at(-1) : undefined;
-}
-
 /** A short, readable type for a JSON Schema: `integer ≥ 0, multiple of 5 | null`, `array of Ride`, … */
 export function typeLabel(schema: JsonObject | undefined): string {
   if (!schema) return 'any';
@@ -111,10 +96,7 @@ export function typeLabel(schema: JsonObject | undefined): string {
 
 export type TextPart = { kind: 'text' | 'code' | 'link'; text: string };
 
-/**
- * Paragraphs of a description, each split into plain text, `inline code` and https links; the
- * page renders the parts as text nodes, so nothing in a description can become markup.
- */
+/** Paragraphs of a description split into text, `inline code` and https links, rendered as text nodes (no markup). */
 export function paragraphsOf(description: unknown): TextPart[][] {
   if (typeof description !== 'string' || description === '') return [];
   return description.split(/\n{2,}/).map((paragraph) =>

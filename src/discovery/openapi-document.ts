@@ -33,9 +33,8 @@ const PATHS: Record<string, JsonObject> = {
 };
 
 /**
- * The OpenAPI 3.1 description of the whole API, generated from the zod schemas the code
- * validates with, so the two cannot drift. `siteUrl` becomes the server URL; the prerendered
- * /docs/openapi.json therefore carries the SITE_URL of the build.
+ * The OpenAPI 3.1 description of the API, from the zod schemas the code validates with, so the two cannot drift;
+ * `siteUrl` is the server URL (the prerendered /docs/openapi.json carries the SITE_URL of the build).
  */
 export function buildOpenApiDocument(siteUrl: string): OpenApiDocument {
   const { schemas } = z.toJSONSchema(z.globalRegistry, {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { UpstreamError } from '../platform/errors.ts';
 import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../platform/store.ts';
 import { type JobName, RunStartSchema, type StoredRun, StoredRunSchema } from './jobs-schemas.ts';
 
 /**
- * Runs of the scheduled jobs, in the Blobs store `jobs`: `<job>/started` when a run starts (so a
- * run that never ends is noticed), `<job>/runs/<startedAt>-<runId>` per finished run (newest 50
- * kept), and `<job>/last`, the newest finished run, which the status endpoints read.
+ * Runs of the scheduled jobs in the Blobs store `jobs`: `<job>/started` (a run that never ends is noticed),
+ * `<job>/runs/<startedAt>-<runId>` per finished run (newest 50 kept) and `<job>/last`, the newest finished run.
  */
 export const RUN_HISTORY_LIMIT = 50;
 
@@ -15,10 +15,13 @@ export type Run = Pick<StoredRun, 'runId' | 'job' | 'startedAt'>;
 
 const historyPrefix = (job: JobName) => `${job}/runs/`;
 
-/**
- * Records the start, does `work`, records the end. An error thrown by `work` is recorded as a
- * failure; an error recording the end is thrown, since the status endpoints would then be wrong.
- */
+/** For `.catch()`: an UpstreamError becomes the value (a run reports its message); anything else is a bug, thrown. */
+export function upstreamErrorOf(error: unknown): UpstreamError {
+  if (error instanceof UpstreamError) return error;
+  throw error;
+}
+
+/** Records the start, does `work`, records the end; an error recording the end is thrown (the status would be wrong). */
 export async function runJob(job: JobName, work: (run: Run) => Promise<RunReport>): Promise<StoredRun> {
   const run: Run = { runId: randomUUID(), job, startedAt: Date.now() };
   // The work matters more than the record of its start: go on without it.

@@ -3,11 +3,7 @@ import { unavailableAs503 } from '../platform/errors.ts';
 import { readRecord } from '../platform/store.ts';
 import { type JobRecords, readJobRecords } from './job-runs.ts';
 import {
-  type JobHealth,
-  type JobRun,
   type NetworkStatus,
-  type NetworkToken,
-  type PublishHook,
   type PublishStatus,
   type StoredRun,
   type StoredShare,
@@ -29,23 +25,22 @@ export const ABANDONED_AFTER_MS = 10 * 60_000;
 export const JOB_STATUS_CACHE_SECONDS = 60;
 
 /** Without its records a status would be a guess: 503 instead. */
-const RECORDS_UNAVAILABLE = 'job records unavailable';
+export const RECORDS_UNAVAILABLE = 'job records unavailable';
 
 const iso = (time: number) => new Date(time).toISOString();
 
 /**
- * A job's health, checked in this order: `never-run` (no run finished or was abandoned), `stale`
- * (the newest run started over `staleAfterMs` ago), `failing` (the newest run failed or never
- * finished), else `ok`. A run in progress leaves the previous one as `lastRun`.
+ * A job's health, in this order: `never-run` (no run ended or was abandoned), `stale` (the newest started over
+ * `staleAfterMs` ago), `failing` (it failed or never ended), else `ok`. A run in progress leaves the previous one.
  */
 export function jobHealthOf(
   { last, started }: JobRecords,
   now: number,
   staleAfterMs: number,
-): { status: JobHealth; lastRun: JobRun | null } {
+): Pick<PublishStatus, 'status' | 'lastRun'> {
   const abandoned =
     started && (!last || started.startedAt > last.startedAt) && now - started.startedAt > ABANDONED_AFTER_MS;
-  const lastRun: JobRun | null = abandoned
+  const lastRun: PublishStatus['lastRun'] = abandoned
     ? {
         startedAt: iso(started.startedAt),
         finishedAt: null,
@@ -64,7 +59,7 @@ export function jobHealthOf(
 }
 
 /** The hook as the last finished run saw it; `unknown` until one called this URL (records keep its digest). */
-export function hookOf(last: StoredRun | null, hookUrl: string | undefined): PublishHook {
+export function hookOf(last: StoredRun | null, hookUrl: string | undefined): PublishStatus['hook'] {
   if (!hookUrl) return { configured: false, state: 'unconfigured', lastCalledAt: null, lastStatus: null };
   const call = last?.hook?.target === hookTarget(hookUrl) ? last.hook : null;
   if (!call) return { configured: true, state: 'unknown', lastCalledAt: null, lastStatus: null };
@@ -81,7 +76,7 @@ export function publishStatusOf(records: JobRecords, now: number, hookUrl: strin
 }
 
 /** CONTRACT: not `fresh` within 7 days of expiry; a token without a set expiry is not known to expire. */
-export function tokenOf(token: string | undefined, expiresAt: string | undefined, now: number): NetworkToken {
+export function tokenOf(token: string | undefined, expiresAt: string | undefined, now: number): NetworkStatus['token'] {
   if (!token) return { configured: false, expiresAt: null, fresh: false, daysLeft: null };
   if (!expiresAt) return { configured: true, expiresAt: null, fresh: true, daysLeft: null };
   const expires = Date.parse(expiresAt);

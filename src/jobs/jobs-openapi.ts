@@ -6,12 +6,12 @@ import {
   PUBLIC_HEADERS,
   publicGet,
 } from '../platform/openapi-vocabulary.ts';
+import { RECORDS_UNAVAILABLE } from './job-status.ts';
 
-/** Without the job records a status would be a guess. */
 const unavailable = {
   '503': errorResponseObject(
     'The job records cannot be read right now; a status would be a guess.',
-    new ServiceUnavailableError('job records unavailable'),
+    new ServiceUnavailableError(RECORDS_UNAVAILABLE),
     PUBLIC_HEADERS,
   ),
 };

@@ -149,11 +149,7 @@ export const ShareResultSchema = z.object({
 export const ShareBaselineSchema = z.object({ at: unixMs(), postIds: z.array(z.string()) });
 
 export type JobName = z.output<typeof JobNameSchema>;
-export type JobHealth = z.output<typeof JobHealthSchema>;
-export type JobRun = z.output<typeof JobRunSchema>;
-export type PublishHook = z.output<typeof PublishHookSchema>;
 export type PublishStatus = z.output<typeof PublishStatusSchema>;
-export type NetworkToken = z.output<typeof NetworkTokenSchema>;
 export type NetworkStatus = z.output<typeof NetworkStatusSchema>;
 export type StoredRun = z.output<typeof StoredRunSchema>;
 export type StoredShare = z.output<typeof StoredShareSchema>;

@@ -5,18 +5,12 @@ import type { FeedPost } from './site-feed.ts';
 /** The posting API's limit for `commentary`. */
 export const MAX_COMMENTARY = 3000;
 
-export interface ShareTarget {
-  /** API base, e.g. https://api.linkedin.com (posts go to `{base}/rest/posts`). */
-  apiUrl: string;
-  version: string;
-  token: string;
-  authorUrn: string;
-}
+/** `apiUrl`: the API base, e.g. https://api.linkedin.com (posts go to `{base}/rest/posts`). */
+export type ShareTarget = Record<'apiUrl' | 'version' | 'token' | 'authorUrn', string>;
 
 /**
- * `shared`: created (201). `duplicate`: 422 DUPLICATE_POST, so an earlier attempt went through
- * even if we never learnt it: counts as shared. `refused`: anything else; `stopRun` when no other
- * post can succeed now either (401, 403, 429).
+ * `shared`: created (201). `duplicate`: 422 DUPLICATE_POST, an earlier attempt went through: counts as shared.
+ * `refused`: anything else; `stopRun` when no other post can succeed now either (401, 403, 429).
  */
 export type ShareAnswer =
   | { kind: 'shared' | 'duplicate'; status: number; networkPostId: string | null }
@@ -29,10 +23,8 @@ const ErrorBodySchema = z.object({
 });
 
 /**
- * Creates an article post through the versioned Posts API
- * (https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api).
- * No retry inside a run (a POST is not idempotent): the next run retries. Throws UpstreamError
- * when there is no answer at all.
+ * Creates an article post (https://learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api).
+ * No retry within a run (a POST is not idempotent); throws UpstreamError when there is no answer at all.
  */
 export async function sharePost(target: ShareTarget, post: FeedPost): Promise<ShareAnswer> {
   const answer = await callUpstream({

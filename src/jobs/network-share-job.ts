@@ -1,19 +1,17 @@
 import { getConfig } from '../platform/config.ts';
 import { UpstreamError } from '../platform/errors.ts';
 import { writeRecord } from '../platform/store.ts';
-import { type Run, type RunReport, runJob } from './job-runs.ts';
+import { type Run, type RunReport, runJob, upstreamErrorOf } from './job-runs.ts';
 import { type StoredRun, StoredShareSchema } from './jobs-schemas.ts';
 import { type ShareAnswer, type ShareTarget, sharePost } from './network-api.ts';
-import { baselineFor, claim, giveBack, postKeyOf, readLedger, recordResult } from './share-ledger.ts';
+import { baselineFor, claim, giveBack, type PostLedger, postKeyOf, readLedger, recordResult } from './share-ledger.ts';
 import { type FeedPost, fetchSiteFeed } from './site-feed.ts';
 
 /**
- * The automatic sharing job: shares each new post of the site's feed once to the professional
- * network, as recorded in a write-once ledger (share-ledger.ts). A failed attempt is retried by
- * later runs, at most MAX_FAILED_ATTEMPTS times; a refused token or a rate limit gives the attempt
- * back instead. If a share went through but its result was not recorded, the claim expires after
- * CLAIM_LEASE_MS and the retry is answered 422 DUPLICATE_POST, recorded as shared: the post
- * appears once. Posts already in the feed at the first run are a baseline, never shared.
+ * Shares each new post of the site's feed once, as recorded in a write-once ledger (share-ledger.ts); posts in
+ * the feed at the first run are a baseline, never shared. Later runs retry a failed attempt (MAX_FAILED_ATTEMPTS);
+ * a refused token or a rate limit gives it back instead. A share whose result went unrecorded is retried after
+ * CLAIM_LEASE_MS, answered 422 DUPLICATE_POST and recorded as shared: the post appears once.
  */
 export const LAST_SHARE_KEY = 'network-share/last-share';
 
@@ -33,12 +31,9 @@ export async function runNetworkShareJob(): Promise<StoredRun> {
 async function shareNewPosts(run: Run): Promise<RunReport> {
   const config = getConfig();
   const { NETWORK_ACCESS_TOKEN: token, NETWORK_AUTHOR_URN: authorUrn, NETWORK_FEED_URL: feedUrl } = config;
-  if (!token || !authorUrn || !feedUrl) {
-    const names = (['NETWORK_ACCESS_TOKEN', 'NETWORK_AUTHOR_URN', 'NETWORK_FEED_URL'] as const).filter(
-      (name) => !config[name],
-    );
-    return failure(`not configured: set ${names.join(', ')}`);
-  }
+  const required = { NETWORK_ACCESS_TOKEN: token, NETWORK_AUTHOR_URN: authorUrn, NETWORK_FEED_URL: feedUrl };
+  const missing = Object.entries(required).flatMap(([name, value]) => (value ? [] : [name]));
+  if (!token || !authorUrn || !feedUrl) return failure(`not configured: set ${missing.join(', ')}`);
   const expiresAt = config.NETWORK_TOKEN_EXPIRES_AT;
   if (expiresAt && Date.parse(expiresAt) <= Date.now()) {
     return failure(
@@ -47,35 +42,27 @@ async function shareNewPosts(run: Run): Promise<RunReport> {
   }
   const target: ShareTarget = { apiUrl: config.NETWORK_API_URL, version: config.NETWORK_API_VERSION, token, authorUrn };
 
-  let posts: FeedPost[];
-  try {
-    posts = await fetchSiteFeed(feedUrl);
-  } catch (error) {
-    if (error instanceof UpstreamError) return failure(error.message);
-    throw error;
-  }
+  const posts = await fetchSiteFeed(feedUrl).catch(upstreamErrorOf);
+  if (posts instanceof UpstreamError) return failure(posts.message);
   const now = Date.now();
   // A post dated in the future is not live yet (the daily build publishes it on its day).
   const live = posts.filter((post) => post.publishedAt === null || post.publishedAt <= now);
 
-  let baseline: Awaited<ReturnType<typeof baselineFor>>;
-  let ledger: Awaited<ReturnType<typeof readLedger>>;
+  let known: Set<string>;
+  let ledger: Map<string, PostLedger>;
   try {
-    baseline = await baselineFor(live, now);
-    ledger = baseline.created ? new Map() : await readLedger();
+    const baseline = await baselineFor(live, now);
+    if (baseline.created) {
+      const message = `first run: the ${live.length} posts already in the feed count as shared before; posts published from now on are shared`;
+      return { outcome: 'success', message, shares: noShares };
+    }
+    known = new Set(baseline.postIds);
+    ledger = await readLedger();
   } catch (error) {
     console.warn(`Sharing job: ledger unavailable: ${(error as Error).message}`);
     return failure('the record of shared posts is unavailable: nothing was shared, to never share a post twice');
   }
-  if (baseline.created) {
-    return {
-      outcome: 'success',
-      message: `first run: the ${live.length} posts already in the feed count as shared before; posts published from now on are shared`,
-      shares: noShares,
-    };
-  }
 
-  const known = new Set(baseline.postIds);
   const due = live.flatMap((post) => {
     const state = ledger.get(postKeyOf(post.id)) ?? { shared: false, failures: 0, next: 0, open: null };
     return known.has(post.id) || state.shared || state.failures >= MAX_FAILED_ATTEMPTS ? [] : [{ post, state }];
@@ -110,11 +97,10 @@ async function shareNewPosts(run: Run): Promise<RunReport> {
 
 /** One attempt at one post, recorded in the ledger and as the last share. */
 async function shareOnce(target: ShareTarget, post: FeedPost, attempt: number, run: Run) {
-  const answer = await sharePost(target, post).catch((error): ShareAnswer => {
-    if (!(error instanceof UpstreamError)) throw error;
-    // No answer: it may or may not have been created; a retry is safe (the network dedupes).
-    return { kind: 'refused', status: 0, message: error.message, stopRun: false };
-  });
+  // No answer: it may or may not have been created; a retry is safe (the network dedupes).
+  const answer = await sharePost(target, post).catch(
+    (error): ShareAnswer => ({ kind: 'refused', status: 0, message: upstreamErrorOf(error).message, stopRun: false }),
+  );
   const at = Date.now();
   const refused = answer.kind === 'refused';
   const outcome = refused ? 'failure' : 'success';

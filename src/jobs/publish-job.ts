@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { getConfig } from '../platform/config.ts';
 import { UpstreamError } from '../platform/errors.ts';
 import { callUpstream } from '../platform/upstream-http.ts';
-import { runJob } from './job-runs.ts';
+import { runJob, upstreamErrorOf } from './job-runs.ts';
 import type { StoredRun } from './jobs-schemas.ts';
 
 /** A build hook answers at once (Netlify: 200, empty body) and builds afterwards. */
@@ -14,10 +14,8 @@ export function hookTarget(url: string): string {
 }
 
 /**
- * The daily publish job: a static site shows only what its last build saw, so the build hook is
- * called with an empty JSON POST (https://docs.netlify.com/configure-builds/build-hooks/) and the
- * posts dated today go live. One retry on 502/503/504 or no answer: a second build is harmless,
- * a missed day is not.
+ * The daily publish job: an empty JSON POST to the build hook (https://docs.netlify.com/configure-builds/build-hooks/)
+ * rebuilds the static site, so posts dated today go live. One retry: a second build is harmless, a missed day is not.
  */
 export async function runPublishJob(options: { hookTimeoutMs?: number } = {}): Promise<StoredRun> {
   return runJob('daily-publish', async () => {
@@ -30,26 +28,22 @@ export async function runPublishJob(options: { hookTimeoutMs?: number } = {}): P
       };
     }
     const hook = { calledAt: Date.now(), status: null as number | null, target: hookTarget(url) };
-    try {
-      const answer = await callUpstream({
-        label: 'build hook',
-        url,
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'User-Agent': 'site-api (+daily publish job)' },
-        body: '{}',
-        timeoutMs: options.hookTimeoutMs ?? HOOK_TIMEOUT_MS,
-        retries: 1,
-        retryOn: [502, 503, 504],
-        retryDelayMs: 500,
-        maxBytes: 64 * 1024, // the answer is not used; anything large is not a build hook
-      });
-      hook.status = answer.status;
-      return answer.status >= 200 && answer.status < 300
-        ? { outcome: 'success', message: `build hook accepted the call (${answer.status})`, hook }
-        : { outcome: 'failure', message: `build hook answered ${answer.status}`, hook };
-    } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      return { outcome: 'failure', message: error.message, hook };
-    }
+    const answer = await callUpstream({
+      label: 'build hook',
+      url,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'site-api (+daily publish job)' },
+      body: '{}',
+      timeoutMs: options.hookTimeoutMs ?? HOOK_TIMEOUT_MS,
+      retries: 1,
+      retryOn: [502, 503, 504],
+      retryDelayMs: 500,
+      maxBytes: 64 * 1024, // the answer is not used; anything large is not a build hook
+    }).catch(upstreamErrorOf);
+    if (answer instanceof UpstreamError) return { outcome: 'failure', message: answer.message, hook };
+    hook.status = answer.status;
+    return answer.status >= 200 && answer.status < 300
+      ? { outcome: 'success', message: `build hook accepted the call (${answer.status})`, hook }
+      : { outcome: 'failure', message: `build hook answered ${answer.status}`, hook };
   });
 }

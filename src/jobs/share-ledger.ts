@@ -5,9 +5,8 @@ import { ShareBaselineSchema, ShareClaimSchema, type ShareResult, ShareResultSch
 import type { FeedPost } from './site-feed.ts';
 
 /**
- * The sharing job's write-once ledger in the Blobs store `jobs`, one prefix per post
- * (`network-share/posts/<digest of the post id>/`): `<n>-claim` takes attempt n for one run
- * (`onlyIfNew`, so two runs never both hold it), `<n>-success` / `<n>-failure` say how it ended.
+ * The sharing job's write-once ledger in the Blobs store `jobs`, per post `network-share/posts/<digest>/`:
+ * `<n>-claim` takes attempt n for one run (`onlyIfNew`: never two runs), `<n>-success` / `<n>-failure` end it.
  * Beside it, `network-share/baseline`: the posts already in the feed at the first run.
  */
 const BASELINE_KEY = 'network-share/baseline';

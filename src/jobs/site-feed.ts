@@ -15,9 +15,8 @@ export interface FeedPost {
 }
 
 /**
- * The parts of JSON Feed 1.0 / 1.1 (https://www.jsonfeed.org/version/1.1/) the job reads. Only
- * JSON Feed: it is JSON, so zod checks it, where RSS would need an XML parser. Numeric ids (seen
- * in 1.0 feeds) are read as strings, as the spec says.
+ * The parts of JSON Feed 1.0 / 1.1 (https://www.jsonfeed.org/version/1.1/) the job reads (RSS would need an XML
+ * parser). Numeric ids (seen in 1.0 feeds) are read as strings, as the spec says.
  */
 const JsonFeedSchema = z.object({
   version: z.string().check(z.regex(/^https?:\/\/jsonfeed\.org\/version\/1(\.1)?$/, 'is not a JSON Feed version URL')),
@@ -47,10 +46,7 @@ export async function fetchSiteFeed(url: string): Promise<FeedPost[]> {
   return parseSiteFeed(answer.text, url);
 }
 
-/**
- * The feed's posts with links resolved against `baseUrl`, oldest first, undated ones after them
- * in reverse feed order (feeds list newest first); items without a web link are left out.
- */
+/** The posts with web links (resolved against `baseUrl`), oldest first, then undated ones in reverse feed order. */
 export function parseSiteFeed(text: string, baseUrl: string): FeedPost[] {
   const feed = JsonFeedSchema.safeParse(parseJson(text.replace(/^\uFEFF/, ''), 'post feed'));
   if (!feed.success) throw new UpstreamError('post feed: not a JSON Feed (version 1 or 1.1)');

@@ -26,9 +26,8 @@ const relay = relayCache<string, PhotoItem[]>({
 });
 
 /**
- * GET /api/photo-feed: recent posts, or an empty feed when unconfigured (which changes only with
- * the configuration: 5 minutes). Cached per platform URL and token digest, so a change of account
- * never shows the previous account's posts.
+ * GET /api/photo-feed: recent posts, or an empty feed when unconfigured. Cached per platform URL and token
+ * digest, so a change of account never shows the previous account's posts.
  */
 export async function getPhotoFeed(): Promise<{ body: PhotoFeed; maxAgeSeconds: number; fallback: boolean }> {
   const { PHOTO_FEED_ACCESS_TOKEN: token, PHOTO_FEED_UPSTREAM_URL: upstream } = getConfig();

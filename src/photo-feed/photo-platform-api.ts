@@ -46,19 +46,14 @@ export async function fetchRecentMedia(baseUrl: string, token: string): Promise<
 }
 
 /**
- * Exchanges a long-lived token for a new one valid 60 days
- * (https://developers.facebook.com/docs/instagram-platform/reference/refresh_access_token);
- * the token must be at least 24 hours old and not expired.
+ * Exchanges a long-lived token at least 24 hours old and not expired for a new one valid 60 days
+ * (https://developers.facebook.com/docs/instagram-platform/reference/refresh_access_token).
  */
-export async function refreshAccessToken(
-  baseUrl: string,
-  token: string,
-  timeoutMs?: number,
-): Promise<{ accessToken: string; expiresInSeconds: number }> {
+export async function refreshAccessToken(baseUrl: string, token: string, timeoutMs?: number) {
   const query = new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: token });
   const parsed = GraphTokenSchema.safeParse(await graphGet(`${baseUrl}/refresh_access_token?${query}`, timeoutMs));
   if (!parsed.success) throw new UpstreamError('photo platform: unexpected token payload');
-  return { accessToken: parsed.data.access_token, expiresInSeconds: parsed.data.expires_in };
+  return parsed.data;
 }
 
 async function graphGet(url: string, timeoutMs = GRAPH_TIMEOUT_MS): Promise<unknown> {

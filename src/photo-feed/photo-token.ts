@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { runJob } from '../jobs/job-runs.ts';
+import { runJob, upstreamErrorOf } from '../jobs/job-runs.ts';
 import type { StoredRun } from '../jobs/jobs-schemas.ts';
 import { getConfig } from '../platform/config.ts';
 import { UpstreamError } from '../platform/errors.ts';
@@ -8,10 +8,8 @@ import { type StoredPhotoToken, StoredPhotoTokenSchema } from './photo-feed-sche
 import { GraphApiError, refreshAccessToken } from './photo-platform-api.ts';
 
 /**
- * The platform's long-lived tokens last 60 days and can be refreshed once 24 hours old. The
- * configured PHOTO_FEED_ACCESS_TOKEN starts a lineage; the daily job keeps its refreshed
- * successor in Blobs (`photo-feed/token`), which the feed then uses. A new configured token
- * starts a new lineage.
+ * The platform's long-lived tokens last 60 days and can be refreshed once 24 hours old. The daily job keeps the
+ * refreshed successor of the configured PHOTO_FEED_ACCESS_TOKEN in Blobs (`photo-feed/token`) for the feed.
  */
 const TOKEN_KEY = 'token';
 const HOUR = 3_600_000;
@@ -38,12 +36,11 @@ async function storedToken(configuredToken: string): Promise<StoredPhotoToken | 
 export async function currentPhotoToken(): Promise<string | null> {
   const configured = getConfig().PHOTO_FEED_ACCESS_TOKEN;
   if (!configured) return null;
-  try {
-    return (await storedToken(configured))?.accessToken ?? configured;
-  } catch (error) {
-    console.warn(`Photo feed: refreshed token unavailable, using the configured one: ${(error as Error).message}`);
-    return configured;
-  }
+  const stored = await storedToken(configured).catch((error: Error) => {
+    console.warn(`Photo feed: refreshed token unavailable, using the configured one: ${error.message}`);
+    return null;
+  });
+  return stored?.accessToken ?? configured;
 }
 
 /** Whether the refresh job should refresh now; pure, so that every edge is tested. */
@@ -68,8 +65,7 @@ export function refreshDecision(
 /** The photo token refresh job (daily). */
 export async function runPhotoTokenRefreshJob(options: { timeoutMs?: number } = {}): Promise<StoredRun> {
   return runJob('photo-token-refresh', async () => {
-    const config = getConfig();
-    const configured = config.PHOTO_FEED_ACCESS_TOKEN;
+    const { PHOTO_FEED_ACCESS_TOKEN: configured, PHOTO_FEED_UPSTREAM_URL: upstream } = getConfig();
     if (!configured) {
       return ended('success', 'the photo feed is not configured (PHOTO_FEED_ACCESS_TOKEN): nothing to refresh');
     }
@@ -81,27 +77,19 @@ export async function runPhotoTokenRefreshJob(options: { timeoutMs?: number } = 
         ? ended('failure', `${decision.reason}: ${NEW_TOKEN_HINT}`)
         : ended('success', `not refreshed: ${decision.reason}`);
     }
-    let refreshed: { accessToken: string; expiresInSeconds: number };
-    try {
-      refreshed = await refreshAccessToken(
-        config.PHOTO_FEED_UPSTREAM_URL,
-        stored?.accessToken ?? configured,
-        options.timeoutMs,
-      );
-    } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
+    const refreshed = await refreshAccessToken(upstream, stored?.accessToken ?? configured, options.timeoutMs).catch(
+      upstreamErrorOf,
+    );
+    if (refreshed instanceof UpstreamError) {
       const hint =
-        error instanceof GraphApiError && error.code === 190 ? `: ${NEW_TOKEN_HINT}` : '; the next run tries again';
-      return ended('failure', `refresh failed: ${error.message}${hint}`);
+        refreshed instanceof GraphApiError && refreshed.code === 190
+          ? `: ${NEW_TOKEN_HINT}`
+          : '; the next run tries again';
+      return ended('failure', `refresh failed: ${refreshed.message}${hint}`);
     }
-    const expiresAt = now + refreshed.expiresInSeconds * 1000;
+    const expiresAt = now + refreshed.expires_in * 1000;
+    const record = { accessToken: refreshed.access_token, lineage: lineageOf(configured), refreshedAt: now, expiresAt };
     try {
-      const record = {
-        accessToken: refreshed.accessToken,
-        lineage: lineageOf(configured),
-        refreshedAt: now,
-        expiresAt,
-      };
       await writeRecord('photo-feed', TOKEN_KEY, StoredPhotoTokenSchema, record);
     } catch (error) {
       // The token in use stays valid until its own expiry; the next run refreshes again.

@@ -1,7 +1,6 @@
 import {
   API_CATALOG_CONTENT_TYPE,
   API_CATALOG_PATH,
-  type ApiCatalog,
   buildApiCatalog,
   DISCOVERY_CACHE_CONTROL,
   siteLink,
@@ -13,19 +12,11 @@ import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 // On demand: a static file could not carry the linkset media type (notes/platform.md §7).
 export const prerender = false;
 
-let built: { siteUrl: string; catalog: ApiCatalog } | undefined;
-
-/** The catalog for the configured SITE_URL, built once (it changes only with a deploy). */
-function catalogFor(siteUrl: string): ApiCatalog {
-  if (built?.siteUrl !== siteUrl) built = { siteUrl, catalog: buildApiCatalog(siteUrl, buildOpenApiDocument(siteUrl)) };
-  return built.catalog;
-}
-
 /** RFC 9727: the API catalog as Linkset JSON, read-only for everyone (§8). */
 export const { GET, HEAD, OPTIONS, ALL } = publicJsonRoutes(async () => {
   const siteUrl = getConfig().SITE_URL;
   return {
-    body: catalogFor(siteUrl),
+    body: buildApiCatalog(siteUrl, buildOpenApiDocument(siteUrl)),
     headers: {
       'Content-Type': API_CATALOG_CONTENT_TYPE,
       'Cache-Control': DISCOVERY_CACHE_CONTROL,
