@@ -27,14 +27,11 @@ export async function getWaitHistory(park: Park): Promise<{ body: WaitHistory; m
 }
 
 /** Blobs is an aid: without it the day is empty and nothing is usual yet, but the answer stands. */
-async function orNull<T>(read: Promise<T | null>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (error) {
-    console.warn(`Blobs unavailable for wait history: ${(error as Error).message}`);
+const orNull = <T>(read: Promise<T | null>) =>
+  read.catch((error: Error) => {
+    console.warn(`Blobs unavailable for wait history: ${error.message}`);
     return null;
-  }
-}
+  });
 
 /**
  * The body for the park's local day at `now`: the day's samples (none when `day` is another date),
