@@ -32,6 +32,8 @@ export async function buildWidget(root = fileURLToPath(new URL('..', import.meta
     // Class fields and private members as written, not rewritten into helpers.
     target: 'es2022',
     charset: 'utf8',
+    // The shadow root's stylesheet, bundled as a string.
+    loader: { '.css': 'text' },
     banner: { js: HEADER },
     logLevel: 'error',
   });

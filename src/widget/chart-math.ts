@@ -24,10 +24,9 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
   // Start of half hour i, counted back from the day's end, so it stays right after a DST change
   // (they happen at night, before any park opens).
   const slotAt = (i: number) => day.dayEndsAt - (SLOTS - i) * HALF_HOUR;
-  const learned = Array.from({ length: SLOTS }, (_, i) => i).filter((i) =>
-    day.rides.some((ride) => known(ride.usual[i])),
-  );
-  const edges = learned.flatMap((i) => [slotAt(i), slotAt(i + 1)]);
+  const edges = Array.from({ length: SLOTS }, (_, i) => i)
+    .filter((i) => day.rides.some((ride) => known(ride.usual[i])))
+    .flatMap((i) => [slotAt(i), slotAt(i + 1)]);
   const first = day.times.slice(0, 1).filter(known);
   if (first.length === 0 && edges.length === 0) return null;
   const now = data.updatedAt;

@@ -5,7 +5,7 @@ type Child = Node | string | null | undefined | false;
 type Attributes = Record<string, string | boolean | null | undefined>;
 
 /** A DOM element with attributes and children; text always goes in as text, never as markup. */
-export function h<K extends keyof HTMLElementTagNameMap>(
+function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attributes: Attributes = {},
   ...children: (Child | Child[])[]
@@ -24,7 +24,7 @@ function fill<E extends Element>(node: E, attributes: Attributes, children: (Chi
   return node;
 }
 
-export const hidden = (text: string) => h('span', { class: 'vh' }, text);
+const hidden = (text: string) => h('span', { class: 'vh' }, text);
 const minutes = (value: number) => [String(value), h('span', { class: 'unit' }, ' min')];
 const symbol = (glyph: string) => h('span', { 'aria-hidden': 'true' }, glyph);
 
@@ -36,13 +36,8 @@ export function ago(ms: number): string {
   return total % 60 ? `${hours} h ${total % 60} min ago` : `${hours} h ago`;
 }
 
-function clock(at: number, timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', timeZone }).format(at);
-  } catch {
-    return new Date(at).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
-  }
-}
+const clock = (at: number, timeZone: string) =>
+  new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', timeZone });
 
 const TRENDS: Record<Trend, [string, string]> = { up: ['↑', 'rising'], down: ['↓', 'falling'], flat: ['→', 'steady'] };
 
@@ -77,13 +72,16 @@ function chart(view: DayView, series: Series, cls: string, label?: string): SVGE
   );
 }
 
-type Best = ReturnType<typeof bestAhead>;
-
 /**
  * "45 min now, usually 30 at this hour, about 50 in half an hour. Best time still ahead: about
  * 17:30, around 15 min.", or as much as is known.
  */
-function sentence(ride: Ride, usualNow: number | null | undefined, best: Best, timeZone: string): string {
+function sentence(
+  ride: Ride,
+  usualNow: number | null | undefined,
+  best: ReturnType<typeof bestAhead>,
+  timeZone: string,
+): string {
   const usually = known(usualNow) ? `usually ${usualNow} at this hour` : 'no usual wait learned for this hour yet';
   if (!ride.open) return `Closed now, ${usually}.`;
   const soon = known(ride.forecast) ? `, about ${ride.forecast} in half an hour` : '';
