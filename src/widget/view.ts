@@ -72,35 +72,23 @@ function chart(view: DayView, series: Series, cls: string, label?: string): SVGE
   );
 }
 
-/**
- * "45 min now, usually 30 at this hour, about 50 in half an hour. Best time still ahead: about
- * 17:30, around 15 min.", or as much as is known.
- */
-function sentence(
-  ride: Ride,
-  usualNow: number | null | undefined,
-  best: ReturnType<typeof bestAhead>,
-  timeZone: string,
-): string {
-  const usually = known(usualNow) ? `usually ${usualNow} at this hour` : 'no usual wait learned for this hour yet';
-  if (!ride.open) return `Closed now, ${usually}.`;
-  const soon = known(ride.forecast) ? `, about ${ride.forecast} in half an hour` : '';
-  const then = !best
-    ? ''
-    : best.now
-      ? ' Now is as good as it gets today: no shorter wait expected later.'
-      : ` Best time still ahead: about ${clock(best.at, timeZone)}, around ${best.wait} min.`;
-  return `${ride.wait} min now, ${usually}${soon}.${then}`;
-}
-
 function dayCell(ride: Ride, view: DayView | null): HTMLTableCellElement {
   const day = view?.byName.get(ride.name);
   if (!view || !day) return h('td', { class: 'day none' }, symbol('–'), hidden('no history today'));
   const usualNow = day.usual[view.nowIndex];
   const [nowWait, soon] = ride.open ? [ride.wait, ride.forecast] : [null, null];
   const best = ride.open ? bestAhead(view, day, nowWait) : null;
-  const { timeZone } = view.day;
+  const bestAt = best && clock(best.at, view.day.timeZone);
   const series = { width: 120, height: 36, waits: day.waits, usual: day.usual, nowWait, soon, outlook: day.outlook };
+  // Read out instead of the chart: "45 min now, usually 30 at this hour, about 50 in half an hour.
+  // Best time still ahead: about 17:30, around 15 min.", or as much as is known.
+  const usually = known(usualNow) ? `usually ${usualNow} at this hour` : 'no usual wait learned for this hour yet';
+  const later = known(soon) ? `, about ${soon} in half an hour` : '';
+  const then = !best
+    ? ''
+    : best.now
+      ? ' Now is as good as it gets today: no shorter wait expected later.'
+      : ` Best time still ahead: about ${bestAt}, around ${best.wait} min.`;
   return h(
     'td',
     { class: 'day', part: 'day' },
@@ -112,9 +100,9 @@ function dayCell(ride: Ride, view: DayView | null): HTMLTableCellElement {
         'span',
         { class: 'best', 'aria-hidden': 'true' },
         // Lines break after "best" and the time, never inside them (narrow: three short lines).
-        best.now ? 'best now' : `best ${clock(best.at, timeZone).replace(/\s/g, '\u00a0')}, ~${best.wait}\u00a0min`,
+        best.now ? 'best now' : `best ${bestAt?.replace(/\s/g, '\u00a0')}, ~${best.wait}\u00a0min`,
       ),
-    hidden(sentence(ride, usualNow, best, timeZone)),
+    hidden(ride.open ? `${ride.wait} min now, ${usually}${later}.${then}` : `Closed now, ${usually}.`),
   );
 }
 

@@ -1,8 +1,6 @@
 import type { JsonObject } from '../../platform/openapi-vocabulary.ts';
 import { parkGet } from '../wait-times-openapi.ts';
 import { waitHistoryExample } from './history-example.ts';
-// Registers the WaitHistory, RideDay, CrowdLevel and CrowdWord components.
-import './history-schemas.ts';
 
 export const waitHistoryPaths: Record<string, JsonObject> = {
   '/api/wait-times/history': parkGet({

@@ -29,9 +29,10 @@ export const DayRecordSchema = z
   })
   .check(
     z.refine((day) => Object.keys(day.rides).length <= MAX_DAY_RIDES, `at most ${MAX_DAY_RIDES} rides`),
-    z.refine((day) => Object.values(day.rides).every((ride) => ride.waits.length === day.times.length), {
-      message: 'every ride has one wait per time',
-    }),
+    z.refine(
+      (day) => Object.values(day.rides).every((ride) => ride.waits.length === day.times.length),
+      'every ride has one wait per time',
+    ),
   );
 
 export const CrowdWordSchema = z.enum(['quieter', 'usual', 'busier']).check(
