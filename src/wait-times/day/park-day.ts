@@ -51,13 +51,12 @@ export function addSamples(
   samples: readonly HistorySample[],
   names: Readonly<Record<string, string>>,
 ): DayRecord {
+  const stored = day.times.map((at, index) => ({
+    at,
+    waits: Object.fromEntries(Object.entries(day.rides).map(([id, ride]) => [id, ride.waits[index] ?? null])),
+  }));
   const bySlot = new Map<number, HistorySample>();
-  day.times.forEach((at, index) => {
-    const waits: Record<string, number | null> = {};
-    for (const [id, ride] of Object.entries(day.rides)) waits[id] = ride.waits[index] ?? null;
-    bySlot.set(slotOf(at), { at, waits });
-  });
-  for (const sample of samples) {
+  for (const sample of [...stored, ...samples]) {
     const held = bySlot.get(slotOf(sample.at));
     if (!held || sample.at < held.at) bySlot.set(slotOf(sample.at), sample);
   }
