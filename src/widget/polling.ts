@@ -9,7 +9,6 @@ const MIN_INTERVAL_MS = 60_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 const TIMEOUT_MS = 15_000;
 
-/** What went wrong last. */
 export type Problem = 'offline' | 'failed' | 'unknown-park' | 'no-park';
 /** How one request ended: new data, or a problem with the server's Retry-After (ms), the error. */
 export type Outcome = { data: WaitTimes } | { problem: Problem; retryAfter?: number; error?: unknown };
@@ -91,14 +90,10 @@ export class Poller {
     this.#request = request;
     const timeout = setTimeout(() => request.abort(new DOMException('timed out', 'TimeoutError')), TIMEOUT_MS);
     this.#host.update();
-    let outcome: Outcome;
-    try {
-      outcome = await this.#host.request(request.signal);
-    } catch (error) {
-      outcome = { problem: this.#host.offline() ? 'offline' : 'failed', error };
-    } finally {
-      clearTimeout(timeout);
-    }
+    const outcome = await this.#host
+      .request(request.signal)
+      .catch((error: unknown): Outcome => ({ problem: this.#host.offline() ? 'offline' : 'failed', error }));
+    clearTimeout(timeout);
     if (this.#request !== request) return; // stopped: the park changed or the element left
     this.#request = null;
     this.#settle(outcome);

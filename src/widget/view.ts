@@ -2,24 +2,20 @@ import type { Ride, Trend } from '../wait-times/wait-times-schemas.ts';
 import { bestAhead, chartPaths, type DayView, known, parkSeries, type Series } from './chart-math.ts';
 
 type Child = Node | string | null | undefined | false;
-type Attributes = Record<string, string | boolean | null | undefined>;
+type Attributes = Record<string, string | false | null | undefined>;
 
 /** A DOM element with attributes and children; text always goes in as text, never as markup. */
-function h<K extends keyof HTMLElementTagNameMap>(
+const h = <K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attributes: Attributes = {},
   ...children: (Child | Child[])[]
-) {
-  return fill(document.createElement(tag), attributes, children);
-}
+) => fill(document.createElement(tag), attributes, children);
 
 const svg = (tag: string, attributes: Attributes, ...children: Child[]) =>
   fill(document.createElementNS('http://www.w3.org/2000/svg', tag), attributes, children);
 
 function fill<E extends Element>(node: E, attributes: Attributes, children: (Child | Child[])[]): E {
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value !== false && value != null) node.setAttribute(name, value === true ? '' : value);
-  }
+  for (const [name, value] of Object.entries(attributes)) if (value) node.setAttribute(name, value);
   node.append(...children.flat().filter((child): child is Node | string => !!child));
   return node;
 }
