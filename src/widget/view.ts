@@ -23,6 +23,7 @@ function fill<E extends Element>(node: E, attributes: Attributes, children: (Chi
 const hidden = (text: string) => h('span', { class: 'vh' }, text);
 const minutes = (value: number) => [String(value), h('span', { class: 'unit' }, ' min')];
 const symbol = (glyph: string) => h('span', { 'aria-hidden': 'true' }, glyph);
+const noneCell = (cls: string, missing: string) => h('td', { class: `${cls} none` }, symbol('–'), hidden(missing));
 
 export function ago(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 60_000));
@@ -45,12 +46,10 @@ export function row(ride: Ride, view: DayView | null): HTMLTableRowElement {
     { part: ride.open ? 'row' : 'row closed-row', class: ride.open ? null : 'closed' },
     h('th', { scope: 'row' }, ride.name),
     h('td', { class: 'num' }, ride.open ? minutes(ride.wait) : 'Closed'),
-    ride.open
-      ? h('td', { class: `trend ${trend}` }, symbol(arrow), hidden(word))
-      : h('td', { class: 'trend none' }, symbol('–'), hidden('none')),
+    ride.open ? h('td', { class: `trend ${trend}` }, symbol(arrow), hidden(word)) : noneCell('trend', 'none'),
     ride.open && known(ride.forecast)
       ? h('td', { class: 'num' }, minutes(ride.forecast))
-      : h('td', { class: 'num none' }, symbol('–'), hidden('no forecast')),
+      : noneCell('num', 'no forecast'),
     dayCell(ride, view),
   );
 }
@@ -70,7 +69,7 @@ function chart(view: DayView, series: Series, cls: string, label?: string): SVGE
 
 function dayCell(ride: Ride, view: DayView | null): HTMLTableCellElement {
   const day = view?.byName.get(ride.name);
-  if (!view || !day) return h('td', { class: 'day none' }, symbol('–'), hidden('no history today'));
+  if (!view || !day) return noneCell('day', 'no history today');
   const usualNow = day.usual[view.nowIndex];
   const [nowWait, soon] = ride.open ? [ride.wait, ride.forecast] : [null, null];
   const best = ride.open ? bestAhead(view, day, nowWait) : null;

@@ -19,7 +19,7 @@ const RIDES = { AK85: "Na'vi River Journey", AK86: 'Avatar Flight of Passage' } 
 const SHOWN_DAY = '2019-02-24';
 const SHOWN_UNTIL = Date.parse('2019-02-24T15:00:00Z'); // 10:00 Eastern
 
-/** Runs once per process: history-openapi.ts awaits it as its module loads. */
+/** Runs the forecaster over a week of samples, once per process: history-openapi.ts awaits it as its module loads. */
 export async function waitHistoryExample(): Promise<WaitHistory> {
   const park = findPark('animal-kingdom');
   if (!park) throw new Error('animal-kingdom is missing from the park table');

@@ -12,7 +12,6 @@ export const waitHistoryPaths: Record<string, JsonObject> = {
       description: 'Park slug, matched exactly (the same slugs as GET /api/wait-times).',
       example: 'animal-kingdom',
     },
-    // Learning the example's usual day runs the forecaster over a week of samples, once per process.
     ok: {
       description: 'The park day so far, rides sorted by name.',
       schemaId: 'WaitHistory',

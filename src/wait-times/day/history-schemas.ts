@@ -4,10 +4,7 @@ import { minutes, unixMs } from '../park-snapshot-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
 import { SourceSchema } from '../wait-times-schemas.ts';
 
-/**
- * A park's local day of posted waits: the record kept in Blobs (`day/<slug>/<date>`) and the
- * body of GET /api/wait-times/history, each one zod schema.
- */
+// A park's local day of posted waits: the record kept in Blobs (`day/<slug>/<date>`) and the body of the history.
 
 /** One sample per 5-minute slot of UTC time: a 25-hour local day (clocks going back) has 300. */
 export const MAX_DAY_SAMPLES = 300;
