@@ -24,10 +24,9 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
   const edges = Array.from({ length: SLOTS }, (_, i) => i)
     .filter((i) => day.rides.some((ride) => known(ride.usual[i])))
     .flatMap((i) => [slotAt(i), slotAt(i + 1)]);
-  const first = day.times.slice(0, 1).filter(known);
-  if (first.length === 0 && edges.length === 0) return null;
+  const start = Math.min(...day.times.slice(0, 1), ...edges);
+  if (!known(start)) return null;
   const now = data.updatedAt;
-  const start = Math.min(...first, ...edges);
   // The outlook reaches as far as any ride's last expected wait (the end of the day, or less).
   const ahead = day.outlookTimes.filter((t, i) => t > now && day.rides.some((ride) => known(ride.outlook[i])));
   const waits = [
