@@ -14,17 +14,22 @@ const HEADER = `/**
  * "Embedding the wait-times widget".
  */`;
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUTFILE = 'public/widgets/park-waits.js';
 /** What the script may weigh gzipped (docs/wait-times.md): tests/request/wait-times/park-pages.test.ts holds it. */
 export const WIDGET_GZIP_BUDGET = 15 * 1024;
 
 /**
- * Bundles the <park-waits> element into public/widgets/park-waits.js (git ignores it) and prints
- * its size as served and gzipped.
+ * Astro integration: bundles the <park-waits> element into public/widgets/park-waits.js (git ignores it) before the
+ * build copies public/ out, and prints its size as served and gzipped.
  */
-export async function buildWidget(root = fileURLToPath(new URL('..', import.meta.url))): Promise<void> {
+export function widgetBuild(): AstroIntegration {
+  return { name: 'site-api:widget', hooks: { 'astro:build:start': buildWidget } };
+}
+
+async function buildWidget(): Promise<void> {
   await build({
-    absWorkingDir: root,
+    absWorkingDir: ROOT,
     entryPoints: ['src/widget/element.ts'],
     outfile: OUTFILE,
     bundle: true,
@@ -32,17 +37,14 @@ export async function buildWidget(root = fileURLToPath(new URL('..', import.meta
     // Class fields and private members as written, not rewritten into helpers.
     target: 'es2022',
     charset: 'utf8',
+    // The shadow root's stylesheet, bundled as a string.
+    loader: { '.css': 'text' },
     banner: { js: HEADER },
     logLevel: 'error',
   });
-  const script = await readFile(path.join(root, OUTFILE));
+  const script = await readFile(path.join(ROOT, OUTFILE));
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   console.info(
     `Widget: ${OUTFILE}, ${kb(script.byteLength)}, ${kb(gzipSync(script).byteLength)} gzipped (budget ${kb(WIDGET_GZIP_BUDGET)})`,
   );
-}
-
-/** Astro integration: the widget is written into public/ before the build copies public/ out. */
-export function widgetBuild(): AstroIntegration {
-  return { name: 'site-api:widget', hooks: { 'astro:build:start': () => buildWidget() } };
 }

@@ -92,7 +92,9 @@ function unquote(cell: string): string {
  * posted wait if at most 15 minutes old (rides without one are not listed; times with none at all
  * are skipped). TouringPlans' rows come every ~7 minutes, ride by ride.
  */
-export function gridSamples(rides: readonly { id: string; samples: readonly PostedSample[] }[]): HistorySample[] {
+export function gridSamples(
+  rides: readonly { id: string; samples: readonly Pick<PostedSample, 'at' | 'wait'>[] }[],
+): HistorySample[] {
   const first = Math.min(...rides.map((ride) => ride.samples[0]?.at ?? Number.POSITIVE_INFINITY));
   const last = Math.max(...rides.map((ride) => ride.samples.at(-1)?.at ?? Number.NEGATIVE_INFINITY));
   const cursors = rides.map(() => 0);

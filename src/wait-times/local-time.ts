@@ -9,19 +9,16 @@ const MAX_CACHED_OFFSETS = 20_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, Map<number, number>>();
 
-/** The wall-clock reading at `at` in `timeZone`, as if that reading were UTC (milliseconds). */
-function wallClockAt(at: number, timeZone: string): number {
+/** The zone's UTC offset at `at` in milliseconds, read from its name ("GMT-04:00"; "GMT" at zero). */
+function offsetFromName(at: number, timeZone: string): number {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
-    const numeric = 'numeric' as const;
-    const options = { year: numeric, month: numeric, day: numeric, hour: numeric, minute: numeric, second: numeric };
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', ...options });
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
     formatters.set(timeZone, formatter);
   }
-  const parts: Record<string, number> = {};
-  for (const part of formatter.formatToParts(at)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = parts;
-  return Date.UTC(year, month - 1, day, hour, minute, second);
+  const name = formatter.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? '';
+  const [, sign = '+', hours = 0, minutes = 0] = /([+-])(\d+):(\d+)/.exec(name) ?? [];
+  return (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) * MINUTE;
 }
 
 /**
@@ -36,7 +33,7 @@ export function offsetAt(at: number, timeZone: string): number {
   let offset = cache.get(quarter);
   if (offset === undefined) {
     if (cache.size >= MAX_CACHED_OFFSETS) cache.clear();
-    offset = wallClockAt(quarter * QUARTER_HOUR, timeZone) - quarter * QUARTER_HOUR;
+    offset = offsetFromName(quarter * QUARTER_HOUR, timeZone);
     cache.set(quarter, offset);
   }
   return offset;

@@ -1,7 +1,7 @@
 import * as z from '../platform/zod-mini.ts';
 
-const minutes = z.int().check(z.minimum(0));
-const unixMs = z.int().check(z.minimum(0));
+export const minutes = z.int().check(z.minimum(0));
+export const unixMs = z.int().check(z.minimum(0));
 
 /** The last good upstream answer for one park (the fallback when the upstream fails), rides normalised. */
 export const ParkSnapshotSchema = z.object({

@@ -37,8 +37,6 @@ export const PARKS: readonly Park[] = [
 const bySlug = new Map(PARKS.map((park) => [park.slug, park]));
 
 /** The park for an exact slug, or undefined. */
-export function findPark(slug: string): Park | undefined {
-  return bySlug.get(slug);
-}
+export const findPark = (slug: string): Park | undefined => bySlug.get(slug);
 
 export const PARK_SLUGS = PARKS.map((park) => park.slug) as [string, ...string[]];

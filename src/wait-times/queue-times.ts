@@ -27,14 +27,8 @@ export async function fetchQueueTimes(baseUrl: string, parkId: number): Promise<
 /** The park's rides once each by provider id (lands first, then top level), waits in whole minutes. */
 export function ridesOf(park: QueueTimesPark): SnapshotRide[] {
   const seen = new Map<number, SnapshotRide>();
-  for (const ride of [...park.lands.flatMap((land) => land.rides), ...park.rides]) {
-    if (seen.has(ride.id)) continue;
-    seen.set(ride.id, {
-      id: ride.id,
-      name: ride.name.trim(),
-      wait: Math.round(ride.wait_time ?? 0),
-      open: ride.is_open,
-    });
+  for (const { id, name, wait_time, is_open } of [...park.lands.flatMap((land) => land.rides), ...park.rides]) {
+    if (!seen.has(id)) seen.set(id, { id, name: name.trim(), wait: Math.round(wait_time ?? 0), open: is_open });
   }
   return [...seen.values()];
 }

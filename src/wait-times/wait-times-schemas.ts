@@ -1,5 +1,6 @@
 import * as z from '../platform/zod-mini.ts';
 import { MAX_WAIT_MINUTES } from './forecast/wait-profile-schemas.ts';
+import { unixMs } from './park-snapshot-schemas.ts';
 
 const TrendSchema = z.enum(['up', 'down', 'flat']).check(
   z.meta({
@@ -25,14 +26,14 @@ export const RideSchema = z
   })
   .check(z.meta({ id: 'Ride' }));
 
+export const SourceSchema = z
+  .literal('queue-times.com')
+  .check(z.describe('The upstream provider. Credit it: "Powered by Queue-Times.com".'));
+
 export const WaitTimesSchema = z
   .strictObject({
-    updatedAt: z
-      .int()
-      .check(z.minimum(0), z.describe('Unix time in milliseconds of the upstream fetch that produced the data.')),
-    source: z
-      .literal('queue-times.com')
-      .check(z.describe('The upstream provider. Credit it: "Powered by Queue-Times.com".')),
+    updatedAt: unixMs.check(z.describe('Unix time in milliseconds of the upstream fetch that produced the data.')),
+    source: SourceSchema,
     rides: z.array(RideSchema).check(z.describe('Rides of the park, sorted by name.')),
   })
   .check(z.meta({ id: 'WaitTimes' }));

@@ -77,6 +77,9 @@ export async function getWaitTimes(park: Park, { later }: { later?: AfterAnswer 
   return { body: waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone }), maxAgeSeconds, fallback };
 }
 
+/** By name in code-unit order: the same order on every server, whatever its locale. */
+export const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 /** Forgets everything kept in memory (tests start each case cold). */
 export function resetWaitTimesMemory(): void {
   relay.reset();
@@ -91,21 +94,13 @@ export function resetWaitTimesMemory(): void {
 export function waitTimesBody(
   snapshot: ParkSnapshot,
   earlier: HistorySample | null,
-  learned?: { profile: WaitProfile | null; timeZone: string },
+  { profile, timeZone }: { profile: WaitProfile | null; timeZone: string } = { profile: null, timeZone: 'UTC' },
 ): WaitTimes {
   const rides = snapshot.rides
-    .map(({ name, wait, open, id }) => ({
-      name,
-      wait,
-      open,
-      ...trendAndForecastOf(
-        { id, wait, open },
-        earlier,
-        learned?.profile ?? null,
-        snapshot.fetchedAt,
-        learned?.timeZone ?? 'UTC',
-      ),
+    .map(({ id, ...ride }) => ({
+      ...ride,
+      ...trendAndForecastOf({ id, ...ride }, earlier, profile, snapshot.fetchedAt, timeZone),
     }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort(byName);
   return { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides };
 }

@@ -13,10 +13,7 @@ export const mean = (values: readonly Wait[]): number | null => {
   return list.length ? list.reduce((sum, value) => sum + value, 0) / list.length : null;
 };
 
-/**
- * What the charts share: the time span (the hours with samples, a usual wait or an outlook), the
- * wait scale, the rides of the day by name and the half hour of "now" (the time of the live data).
- */
+/** What the charts share: the time span, the wait scale, the rides by name and the half hour of the live data. */
 export type DayView = NonNullable<ReturnType<typeof dayView>>;
 
 export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
@@ -24,14 +21,12 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
   // Start of half hour i, counted back from the day's end, so it stays right after a DST change
   // (they happen at night, before any park opens).
   const slotAt = (i: number) => day.dayEndsAt - (SLOTS - i) * HALF_HOUR;
-  const learned = Array.from({ length: SLOTS }, (_, i) => i).filter((i) =>
-    day.rides.some((ride) => known(ride.usual[i])),
-  );
-  const edges = learned.flatMap((i) => [slotAt(i), slotAt(i + 1)]);
-  const first = day.times.slice(0, 1).filter(known);
-  if (first.length === 0 && edges.length === 0) return null;
+  const edges = Array.from({ length: SLOTS }, (_, i) => i)
+    .filter((i) => day.rides.some((ride) => known(ride.usual[i])))
+    .flatMap((i) => [slotAt(i), slotAt(i + 1)]);
+  const start = Math.min(...day.times.slice(0, 1), ...edges);
+  if (!known(start)) return null;
   const now = data.updatedAt;
-  const start = Math.min(...first, ...edges);
   // The outlook reaches as far as any ride's last expected wait (the end of the day, or less).
   const ahead = day.outlookTimes.filter((t, i) => t > now && day.rides.some((ride) => known(ride.outlook[i])));
   const waits = [
@@ -52,10 +47,7 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
   };
 }
 
-/**
- * One chart's series: a wait per sample of the day, a usual wait per half hour, now, soon (in half
- * an hour), an expected wait per step of the day's `outlookTimes` and the best time still ahead.
- */
+/** One chart's waits: per sample of the day, per usual half hour, now, in half an hour, per step of the outlook. */
 export type Series = {
   width: number;
   height: number;
@@ -70,11 +62,9 @@ export type Series = {
 const fixed = (value: number) => Math.round(value * 10) / 10;
 
 /**
- * SVG paths of a series against its usual day, by the class that draws each: the usual wait per
- * half hour as a band, today's waits as a line (broken while closed), a line at now, now as a dot,
- * the outlook as a dashed line from now to the end of the day (without one, the forecast as a
- * dashed step to a dot) and the best time (still ahead) as a `ring` and its `hole`; '' for
- * what is not known.
+ * SVG paths by the class that draws each: the usual day as a band, today as a line (broken while closed), now as a
+ * line and a dot, the outlook as dashes to the end of the day (without one, the forecast as a dashed step to a dot)
+ * and the best time as a `ring` and its `hole`; '' for what is not known.
  */
 export function chartPaths(view: DayView, series: Series) {
   const { width, height, waits, usual, nowWait, soon, outlook, best } = series;
@@ -118,19 +108,13 @@ export function chartPaths(view: DayView, series: Series) {
   };
 }
 
-/**
- * A ride's best time still ahead, or null (none, or already past: the day is older than the live
- * data), and whether the wait now is already as short.
- */
+/** A ride's best time if still ahead of the live data, and whether the wait now is already as short. */
 export function bestAhead(view: DayView, ride: RideDay, wait: Wait) {
   const best = ride.bestTime;
   return best && best.at > view.now ? { ...best, now: known(wait) && wait <= best.wait } : null;
 }
 
-/**
- * The park's series: the average wait across rides at each time today, per usual half hour and per
- * step of the outlook, and the outlook's lowest average still ahead (the earliest of equals).
- */
+/** The park's series (averages across rides) and the outlook's lowest average still ahead (the earliest of equals). */
 export function parkSeries(view: DayView) {
   const { day, data, nowIndex } = view;
   const average = (length: number, of: (ride: RideDay) => readonly Wait[]) =>
@@ -138,12 +122,11 @@ export function parkSeries(view: DayView) {
   const waits = average(day.times.length, (ride) => ride.waits);
   const usual = average(SLOTS, (ride) => ride.usual);
   const outlook = average(day.outlookTimes.length, (ride) => ride.outlook);
-  const open = data.rides.filter((ride) => ride.open);
-  const nowWait = open.length ? Math.round(mean(open.map((ride) => ride.wait)) ?? 0) : null;
-  const usualThen = usual[nowIndex];
+  const round = (wait: Wait) => (known(wait) ? Math.round(wait) : null);
+  const nowWait = round(mean(data.rides.filter((ride) => ride.open).map((ride) => ride.wait)));
   const lowest = outlook.reduce<BestTime | null>((low, average, i) => {
-    const [at, wait] = [day.outlookTimes[i] ?? 0, Math.round(average ?? Number.NaN)];
+    const [at, wait] = [day.outlookTimes[i] ?? 0, round(average)];
     return known(wait) && at > view.now && (!low || wait < low.wait) ? { at, wait } : low;
   }, null);
-  return { waits, usual, outlook, nowWait, usualNow: known(usualThen) ? Math.round(usualThen) : null, lowest };
+  return { waits, usual, outlook, nowWait, usualNow: round(usual[nowIndex]), lowest };
 }

@@ -2,8 +2,8 @@ import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
 import type { Ride, WaitTimes } from '../wait-times/wait-times-schemas.ts';
 import { dayView } from './chart-math.ts';
 import { isDay, isWaitTimes, type Outcome, Poller, type Problem, retryAfterMs } from './polling.ts';
-import { CSS } from './styles.ts';
-import { ago, frame, h, row, summary } from './view.ts';
+import CSS from './styles.css';
+import { ago, frame, row, summary } from './view.ts';
 
 const TAG = 'park-waits';
 /** Saved data older than this is not shown; the API itself never serves data older than 24 h. */
@@ -21,18 +21,14 @@ const DEFAULT_BASE = new URL(
 ).href;
 
 const byName = (a: Ride, b: Ride) => a.name.localeCompare(b.name);
-const openFirst = (a: Ride, b: Ride) => Number(b.open) - Number(a.open);
-// Sorting by wait puts closed rides last either way.
-const SORTS = {
-  name: byName,
-  'wait-desc': (a: Ride, b: Ride) => openFirst(a, b) || b.wait - a.wait || byName(a, b),
-  'wait-asc': (a: Ride, b: Ride) => openFirst(a, b) || a.wait - b.wait || byName(a, b),
-};
-const isSort = (value: string): value is keyof typeof SORTS => Object.hasOwn(SORTS, value);
+/** Longest (1) or shortest (-1) wait first; closed rides last either way. */
+const byWait = (order: number) => (a: Ride, b: Ride) =>
+  Number(b.open) - Number(a.open) || order * (b.wait - a.wait) || byName(a, b);
+const SORTS = { name: byName, 'wait-desc': byWait(1), 'wait-asc': byWait(-1) };
 
-/** One stylesheet for every element; a <style> element in browsers without constructed sheets. */
-const sheet = 'replaceSync' in CSSStyleSheet.prototype ? new CSSStyleSheet() : null;
-sheet?.replaceSync(CSS);
+/** One stylesheet for every element; constructed, so the page's CSP needs no 'unsafe-inline'. */
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(CSS);
 
 class ParkWaits extends HTMLElement {
   static observedAttributes = ['park', 'api-base', 'open-only', 'sort', 'label'];
@@ -55,8 +51,7 @@ class ParkWaits extends HTMLElement {
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
-    if (sheet) root.adoptedStyleSheets = [sheet];
-    else root.append(h('style', {}, CSS));
+    root.adoptedStyleSheets = [sheet];
     const { openOnly, sort } = this.#parts;
     openOnly.addEventListener('change', () => this.toggleAttribute('open-only', openOnly.checked));
     sort.addEventListener('change', () => this.setAttribute('sort', sort.value));
@@ -92,7 +87,7 @@ class ParkWaits extends HTMLElement {
     this.#tick();
   };
 
-  #onOnline = () => this.#poller.askNow();
+  #onOnline = () => this.#poller.schedule(0);
 
   get #park(): string {
     return (this.getAttribute('park') ?? '').trim();
@@ -213,7 +208,7 @@ class ParkWaits extends HTMLElement {
     const rides = this.#data?.rides ?? [];
     const openOnly = this.hasAttribute('open-only');
     const sort = this.getAttribute('sort') ?? '';
-    const sortBy = isSort(sort) ? sort : 'name';
+    const sortBy = Object.hasOwn(SORTS, sort) ? (sort as keyof typeof SORTS) : 'name';
     const shown = rides.filter((ride) => ride.open || !openOnly).sort(SORTS[sortBy]);
 
     parts.openOnly.checked = openOnly;

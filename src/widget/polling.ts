@@ -9,7 +9,6 @@ const MIN_INTERVAL_MS = 60_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 const TIMEOUT_MS = 15_000;
 
-/** What went wrong last. */
 export type Problem = 'offline' | 'failed' | 'unknown-park' | 'no-park';
 /** How one request ended: new data, or a problem with the server's Retry-After (ms), the error. */
 export type Outcome = { data: WaitTimes } | { problem: Problem; retryAfter?: number; error?: unknown };
@@ -71,11 +70,6 @@ export class Poller {
     this.#request = null;
   }
 
-  /** Back online: ask as soon as the minimum interval allows. */
-  askNow(): void {
-    this.#schedule(0);
-  }
-
   /** Sets the timer for what is due; none while the page is hidden (it catches up when shown). */
   arm(): void {
     clearTimeout(this.#timer);
@@ -88,7 +82,7 @@ export class Poller {
     this.#dueAt = null;
     if (this.#request) return;
     const since = Date.now() - this.#lastFetchAt;
-    if (since < MIN_INTERVAL_MS) return this.#schedule(MIN_INTERVAL_MS - since);
+    if (since < MIN_INTERVAL_MS) return this.schedule(MIN_INTERVAL_MS - since);
     if (this.#host.offline()) return this.#settle({ problem: 'offline', retryAfter: MIN_INTERVAL_MS });
 
     this.#lastFetchAt = Date.now();
@@ -96,20 +90,17 @@ export class Poller {
     this.#request = request;
     const timeout = setTimeout(() => request.abort(new DOMException('timed out', 'TimeoutError')), TIMEOUT_MS);
     this.#host.update();
-    let outcome: Outcome;
-    try {
-      outcome = await this.#host.request(request.signal);
-    } catch (error) {
-      outcome = { problem: this.#host.offline() ? 'offline' : 'failed', error };
-    } finally {
-      clearTimeout(timeout);
-    }
+    const outcome = await this.#host
+      .request(request.signal)
+      .catch((error: unknown): Outcome => ({ problem: this.#host.offline() ? 'offline' : 'failed', error }));
+    clearTimeout(timeout);
     if (this.#request !== request) return; // stopped: the park changed or the element left
     this.#request = null;
     this.#settle(outcome);
   }
 
-  #schedule(delay: number): void {
+  /** Asks in `delay` ms, or as soon after as the minimum interval allows (0: back online). */
+  schedule(delay: number): void {
     this.#dueAt = Date.now() + delay;
     this.arm();
   }
@@ -119,11 +110,11 @@ export class Poller {
       this.#failures = 0;
       // When the API's copy turns 5 minutes old, within [1 min, 5 min].
       const fresh = outcome.data.updatedAt + FRESH_MS - Date.now();
-      this.#schedule(Math.min(Math.max(fresh, MIN_INTERVAL_MS), FRESH_MS) + spread());
+      this.schedule(Math.min(Math.max(fresh, MIN_INTERVAL_MS), FRESH_MS) + spread());
     } else if (outcome.problem === 'failed' || outcome.problem === 'offline') {
       this.#failures += 1;
       const backoff = Math.min(MIN_INTERVAL_MS * 2 ** (this.#failures - 1), MAX_BACKOFF_MS);
-      this.#schedule(Math.max(backoff, outcome.retryAfter ?? 0));
+      this.schedule(Math.max(backoff, outcome.retryAfter ?? 0));
     }
     this.#host.update(outcome);
   }

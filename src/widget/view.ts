@@ -2,31 +2,28 @@ import type { Ride, Trend } from '../wait-times/wait-times-schemas.ts';
 import { bestAhead, chartPaths, type DayView, known, parkSeries, type Series } from './chart-math.ts';
 
 type Child = Node | string | null | undefined | false;
-type Attributes = Record<string, string | boolean | null | undefined>;
+type Attributes = Record<string, string | false | null | undefined>;
 
 /** A DOM element with attributes and children; text always goes in as text, never as markup. */
-export function h<K extends keyof HTMLElementTagNameMap>(
+const h = <K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attributes: Attributes = {},
   ...children: (Child | Child[])[]
-) {
-  return fill(document.createElement(tag), attributes, children);
-}
+) => fill(document.createElement(tag), attributes, children);
 
 const svg = (tag: string, attributes: Attributes, ...children: Child[]) =>
   fill(document.createElementNS('http://www.w3.org/2000/svg', tag), attributes, children);
 
 function fill<E extends Element>(node: E, attributes: Attributes, children: (Child | Child[])[]): E {
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value !== false && value != null) node.setAttribute(name, value === true ? '' : value);
-  }
+  for (const [name, value] of Object.entries(attributes)) if (value) node.setAttribute(name, value);
   node.append(...children.flat().filter((child): child is Node | string => !!child));
   return node;
 }
 
-export const hidden = (text: string) => h('span', { class: 'vh' }, text);
+const hidden = (text: string) => h('span', { class: 'vh' }, text);
 const minutes = (value: number) => [String(value), h('span', { class: 'unit' }, ' min')];
 const symbol = (glyph: string) => h('span', { 'aria-hidden': 'true' }, glyph);
+const noneCell = (cls: string, missing: string) => h('td', { class: `${cls} none` }, symbol('–'), hidden(missing));
 
 export function ago(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 60_000));
@@ -36,13 +33,8 @@ export function ago(ms: number): string {
   return total % 60 ? `${hours} h ${total % 60} min ago` : `${hours} h ago`;
 }
 
-function clock(at: number, timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', timeZone }).format(at);
-  } catch {
-    return new Date(at).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
-  }
-}
+const clock = (at: number, timeZone: string) =>
+  new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', timeZone });
 
 const TRENDS: Record<Trend, [string, string]> = { up: ['↑', 'rising'], down: ['↓', 'falling'], flat: ['→', 'steady'] };
 
@@ -54,12 +46,10 @@ export function row(ride: Ride, view: DayView | null): HTMLTableRowElement {
     { part: ride.open ? 'row' : 'row closed-row', class: ride.open ? null : 'closed' },
     h('th', { scope: 'row' }, ride.name),
     h('td', { class: 'num' }, ride.open ? minutes(ride.wait) : 'Closed'),
-    ride.open
-      ? h('td', { class: `trend ${trend}` }, symbol(arrow), hidden(word))
-      : h('td', { class: 'trend none' }, symbol('–'), hidden('none')),
+    ride.open ? h('td', { class: `trend ${trend}` }, symbol(arrow), hidden(word)) : noneCell('trend', 'none'),
     ride.open && known(ride.forecast)
       ? h('td', { class: 'num' }, minutes(ride.forecast))
-      : h('td', { class: 'num none' }, symbol('–'), hidden('no forecast')),
+      : noneCell('num', 'no forecast'),
     dayCell(ride, view),
   );
 }
@@ -77,32 +67,23 @@ function chart(view: DayView, series: Series, cls: string, label?: string): SVGE
   );
 }
 
-type Best = ReturnType<typeof bestAhead>;
-
-/**
- * "45 min now, usually 30 at this hour, about 50 in half an hour. Best time still ahead: about
- * 17:30, around 15 min.", or as much as is known.
- */
-function sentence(ride: Ride, usualNow: number | null | undefined, best: Best, timeZone: string): string {
+function dayCell(ride: Ride, view: DayView | null): HTMLTableCellElement {
+  const day = view?.byName.get(ride.name);
+  if (!view || !day) return noneCell('day', 'no history today');
+  const usualNow = day.usual[view.nowIndex];
+  const [nowWait, soon] = ride.open ? [ride.wait, ride.forecast] : [null, null];
+  const best = ride.open ? bestAhead(view, day, nowWait) : null;
+  const bestAt = best && clock(best.at, view.day.timeZone);
+  const series = { width: 120, height: 36, waits: day.waits, usual: day.usual, nowWait, soon, outlook: day.outlook };
+  // Read out instead of the chart: "45 min now, usually 30 at this hour, about 50 in half an hour.
+  // Best time still ahead: about 17:30, around 15 min.", or as much as is known.
   const usually = known(usualNow) ? `usually ${usualNow} at this hour` : 'no usual wait learned for this hour yet';
-  if (!ride.open) return `Closed now, ${usually}.`;
-  const soon = known(ride.forecast) ? `, about ${ride.forecast} in half an hour` : '';
+  const later = known(soon) ? `, about ${soon} in half an hour` : '';
   const then = !best
     ? ''
     : best.now
       ? ' Now is as good as it gets today: no shorter wait expected later.'
-      : ` Best time still ahead: about ${clock(best.at, timeZone)}, around ${best.wait} min.`;
-  return `${ride.wait} min now, ${usually}${soon}.${then}`;
-}
-
-function dayCell(ride: Ride, view: DayView | null): HTMLTableCellElement {
-  const day = view?.byName.get(ride.name);
-  if (!view || !day) return h('td', { class: 'day none' }, symbol('–'), hidden('no history today'));
-  const usualNow = day.usual[view.nowIndex];
-  const [nowWait, soon] = ride.open ? [ride.wait, ride.forecast] : [null, null];
-  const best = ride.open ? bestAhead(view, day, nowWait) : null;
-  const { timeZone } = view.day;
-  const series = { width: 120, height: 36, waits: day.waits, usual: day.usual, nowWait, soon, outlook: day.outlook };
+      : ` Best time still ahead: about ${bestAt}, around ${best.wait} min.`;
   return h(
     'td',
     { class: 'day', part: 'day' },
@@ -114,9 +95,9 @@ function dayCell(ride: Ride, view: DayView | null): HTMLTableCellElement {
         'span',
         { class: 'best', 'aria-hidden': 'true' },
         // Lines break after "best" and the time, never inside them (narrow: three short lines).
-        best.now ? 'best now' : `best ${clock(best.at, timeZone).replace(/\s/g, '\u00a0')}, ~${best.wait}\u00a0min`,
+        best.now ? 'best now' : `best ${bestAt?.replace(/\s/g, '\u00a0')}, ~${best.wait}\u00a0min`,
       ),
-    hidden(sentence(ride, usualNow, best, timeZone)),
+    hidden(ride.open ? `${ride.wait} min now, ${usually}${later}.${then}` : `Closed now, ${usually}.`),
   );
 }
 

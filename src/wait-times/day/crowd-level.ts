@@ -36,9 +36,7 @@ export function crowdLevelOf(
   const readings = rides.flatMap((ride, rideIndex) =>
     ride.waits.flatMap((wait, index) => {
       const expected = ride.usual[halfHours[index] ?? -1];
-      return wait === null || expected === null || expected === undefined
-        ? []
-        : [{ rideIndex, wait, expected, at: times[index] ?? 0 }];
+      return wait === null || expected == null ? [] : [{ rideIndex, wait, expected, at: times[index] ?? 0 }];
     }),
   );
   const today = readings.reduce((sum, reading) => sum + reading.wait, 0);

@@ -35,9 +35,7 @@ export async function recordDay(park: Pick<Park, 'slug' | 'timezone'>, snapshot:
   await writeRecord('wait-times', key, DayRecordSchema, addSamples(day, [...repaired, sample], names));
   if (stored) return;
   // A new day: the park's days before yesterday go (YYYY-MM-DD sorts in date order).
-  const keep = previousDate(date);
-  const old = (await listKeys('wait-times', prefixOf(park.slug))).filter(
-    (k) => k.slice(prefixOf(park.slug).length) < keep,
-  );
+  const yesterday = keyOf(park.slug, previousDate(date));
+  const old = (await listKeys('wait-times', prefixOf(park.slug))).filter((other) => other < yesterday);
   if (old.length > 0) await deleteRecords('wait-times', old);
 }

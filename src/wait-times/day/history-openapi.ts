@@ -1,8 +1,6 @@
 import type { JsonObject } from '../../platform/openapi-vocabulary.ts';
 import { parkGet } from '../wait-times-openapi.ts';
 import { waitHistoryExample } from './history-example.ts';
-// Registers the WaitHistory, RideDay, CrowdLevel and CrowdWord components.
-import './history-schemas.ts';
 
 export const waitHistoryPaths: Record<string, JsonObject> = {
   '/api/wait-times/history': parkGet({
@@ -14,7 +12,6 @@ export const waitHistoryPaths: Record<string, JsonObject> = {
       description: 'Park slug, matched exactly (the same slugs as GET /api/wait-times).',
       example: 'animal-kingdom',
     },
-    // Learning the example's usual day runs the forecaster over a week of samples, once per process.
     ok: {
       description: 'The park day so far, rides sorted by name.',
       schemaId: 'WaitHistory',

@@ -1,20 +1,17 @@
 import * as z from '../../platform/zod-mini.ts';
 import { BUCKETS_PER_DAY, MAX_WAIT_MINUTES } from '../forecast/wait-profile-schemas.ts';
+import { minutes, unixMs } from '../park-snapshot-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
+import { SourceSchema } from '../wait-times-schemas.ts';
 
-/**
- * A park's local day of posted waits: the record kept in Blobs (`day/<slug>/<date>`) and the
- * body of GET /api/wait-times/history, each one zod schema.
- */
+// A park's local day of posted waits: the record kept in Blobs (`day/<slug>/<date>`) and the body of the history.
 
 /** One sample per 5-minute slot of UTC time: a 25-hour local day (clocks going back) has 300. */
 export const MAX_DAY_SAMPLES = 300;
 /** Rides kept in a day record, as in the forecaster's profile. */
 export const MAX_DAY_RIDES = 100;
 
-const unixMs = z.int().check(z.minimum(0));
 const localDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
-const postedWait = z.int().check(z.minimum(0));
 
 /**
  * Stored: one park's samples of one local day, by column (one `times` axis, each ride's waits in
@@ -25,13 +22,14 @@ export const DayRecordSchema = z
     version: z.literal(1),
     date: localDate,
     times: z.array(unixMs).check(z.maxLength(MAX_DAY_SAMPLES)),
-    rides: z.record(z.string(), z.object({ name: z.string(), waits: z.array(z.nullable(postedWait)) })),
+    rides: z.record(z.string(), z.object({ name: z.string(), waits: z.array(z.nullable(minutes)) })),
   })
   .check(
     z.refine((day) => Object.keys(day.rides).length <= MAX_DAY_RIDES, `at most ${MAX_DAY_RIDES} rides`),
-    z.refine((day) => Object.values(day.rides).every((ride) => ride.waits.length === day.times.length), {
-      message: 'every ride has one wait per time',
-    }),
+    z.refine(
+      (day) => Object.values(day.rides).every((ride) => ride.waits.length === day.times.length),
+      'every ride has one wait per time',
+    ),
   );
 
 export const CrowdWordSchema = z.enum(['quieter', 'usual', 'busier']).check(
@@ -94,14 +92,14 @@ export const RideDaySchema = z
   .strictObject({
     name: z.string().check(z.describe('Ride name as the provider spells it (as in GET /api/wait-times).')),
     waits: z
-      .array(z.nullable(postedWait))
+      .array(z.nullable(minutes))
       .check(
         z.describe(
           'Posted wait in minutes at each of `times` (same length and order); null while the ride was closed.',
         ),
       ),
     usual: z
-      .array(z.nullable(postedWait))
+      .array(z.nullable(minutes))
       .check(
         z.length(BUCKETS_PER_DAY),
         z.describe(
@@ -136,9 +134,7 @@ export const WaitHistorySchema = z
       .check(
         z.describe('Unix ms of the newest sample (the last entry of `times`); null before the first one of the day.'),
       ),
-    source: z
-      .literal('queue-times.com')
-      .check(z.describe('The upstream provider. Credit it: "Powered by Queue-Times.com".')),
+    source: SourceSchema,
     times: z
       .array(unixMs)
       .check(

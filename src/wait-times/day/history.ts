@@ -2,7 +2,7 @@ import { halfHoursBetween, parkRatioOf, rideOutlookOf } from '../forecast/outloo
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import type { Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';
-import { getWaitTimes } from '../wait-times.ts';
+import { byName, getWaitTimes } from '../wait-times.ts';
 import { crowdLevelOf, usualWaits } from './crowd-level.ts';
 import { readDay } from './day-store.ts';
 import type { DayRecord, WaitHistory } from './history-schemas.ts';
@@ -27,14 +27,11 @@ export async function getWaitHistory(park: Park): Promise<{ body: WaitHistory; m
 }
 
 /** Blobs is an aid: without it the day is empty and nothing is usual yet, but the answer stands. */
-async function orNull<T>(read: Promise<T | null>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (error) {
-    console.warn(`Blobs unavailable for wait history: ${(error as Error).message}`);
+const orNull = <T>(read: Promise<T | null>) =>
+  read.catch((error: Error) => {
+    console.warn(`Blobs unavailable for wait history: ${error.message}`);
     return null;
-  }
-}
+  });
 
 /**
  * The body for the park's local day at `now`: the day's samples (none when `day` is another date),
@@ -61,12 +58,11 @@ export function waitHistoryBody(
   const parkRatio = updatedAt === null ? 1 : parkRatioOf(profile, latest, updatedAt, park.timezone);
   const rides = latest
     .map(({ id, ride, wait }) => ({
-      name: ride.name,
-      waits: ride.waits,
+      ...ride,
       usual: usualWaits(profile, id),
       ...rideOutlookOf(profile, { id, wait }, updatedAt ?? now, outlookTimes, park.timezone, parkRatio),
     }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort(byName);
   return {
     park: park.slug,
     date,

@@ -9,6 +9,7 @@ import { type DayRecord, MAX_DAY_RIDES, MAX_DAY_SAMPLES } from './history-schema
  */
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 export const SLOT_MS = 5 * MINUTE;
 
 const slotOf = (at: number): number => Math.floor(at / SLOT_MS);
@@ -21,20 +22,15 @@ export function localDateOf(at: number, timeZone: string): string {
 /** Unix ms of the local midnights that start and end `date` (23 or 25 hours apart on DST days). */
 export function dayBoundsOf(date: string, timeZone: string): { startsAt: number; endsAt: number } {
   const wall = Date.parse(`${date}T00:00:00Z`);
-  return {
-    startsAt: fromWallClock(wall, timeZone),
-    endsAt: fromWallClock(wall + 24 * 60 * MINUTE, timeZone),
-  };
+  return { startsAt: fromWallClock(wall, timeZone), endsAt: fromWallClock(wall + DAY, timeZone) };
 }
 
 /** The calendar date before `date`. */
 export function previousDate(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - 24 * 60 * MINUTE).toISOString().slice(0, 10);
+  return new Date(Date.parse(`${date}T00:00:00Z`) - DAY).toISOString().slice(0, 10);
 }
 
-export function emptyDay(date: string): DayRecord {
-  return { version: 1, date, times: [], rides: {} };
-}
+export const emptyDay = (date: string): DayRecord => ({ version: 1, date, times: [], rides: {} });
 
 /** Whether adding a sample taken at `at` would change the day (no sample at or before it in its slot). */
 export function wouldAdd(day: DayRecord, at: number): boolean {
@@ -51,13 +47,12 @@ export function addSamples(
   samples: readonly HistorySample[],
   names: Readonly<Record<string, string>>,
 ): DayRecord {
+  const stored = day.times.map((at, index) => ({
+    at,
+    waits: Object.fromEntries(Object.entries(day.rides).map(([id, ride]) => [id, ride.waits[index] ?? null])),
+  }));
   const bySlot = new Map<number, HistorySample>();
-  day.times.forEach((at, index) => {
-    const waits: Record<string, number | null> = {};
-    for (const [id, ride] of Object.entries(day.rides)) waits[id] = ride.waits[index] ?? null;
-    bySlot.set(slotOf(at), { at, waits });
-  });
-  for (const sample of samples) {
+  for (const sample of [...stored, ...samples]) {
     const held = bySlot.get(slotOf(sample.at));
     if (!held || sample.at < held.at) bySlot.set(slotOf(sample.at), sample);
   }

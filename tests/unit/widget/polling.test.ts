@@ -98,7 +98,7 @@ describe('Poller: when the widget asks the API again', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(state.told.at(-1)).toMatchObject({ problem: 'failed', error: new TypeError('network error') });
     state.page.offline = true;
-    state.poller.askNow();
+    state.poller.schedule(0);
     await vi.advanceTimersByTimeAsync(MINUTE);
     // Offline, nothing is asked: the poller says so and looks again later.
     expect(state.asked).toEqual([0]);
@@ -125,10 +125,10 @@ describe('Poller: when the widget asks the API again', () => {
     await vi.advanceTimersByTimeAsync(30_000);
     expect(state.asked).toEqual([]);
     state.page.offline = false;
-    state.poller.askNow();
+    state.poller.schedule(0);
     await vi.advanceTimersByTimeAsync(0);
     expect(state.asked).toEqual([30_000]);
-    state.poller.askNow();
+    state.poller.schedule(0);
     await vi.advanceTimersByTimeAsync(MINUTE - 1);
     expect(state.asked).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -169,7 +169,7 @@ describe('Poller: when the widget asks the API again', () => {
     state.poller.start();
     await vi.advanceTimersByTimeAsync(0);
     state.poller.stop();
-    state.poller.askNow();
+    state.poller.schedule(0);
     await vi.advanceTimersByTimeAsync(60 * MINUTE);
     expect(signal?.aborted).toBe(true);
     expect(state.asked).toEqual([0]);
