@@ -1,11 +1,8 @@
 import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
 
 /**
- * Reads posted-wait series in TouringPlans' published CSV format: a header row, then one row per
- * observation. Columns are found by name (their order differs between TouringPlans releases):
- * `datetime` is the park's local wall-clock time (`YYYY-MM-DD HH:MM[:SS]`), `SPOSTMIN` the posted
- * wait in minutes, `-999` meaning the ride is down. Rows without `SPOSTMIN` (actual-wait rows)
- * are skipped. Data: TouringPlans.com (credit in fixtures/touringplans/CREDIT.md).
+ * TouringPlans.com's posted-wait CSV (credit: fixtures/touringplans/CREDIT.md), columns found by
+ * name as their order varies: `datetime` local wall clock, `SPOSTMIN` minutes (-999: down).
  */
 
 /** A posted wait as the service would have sampled it. */
@@ -18,14 +15,8 @@ export interface PostedSample {
   wait: number | null;
 }
 
-export interface PostedSeries {
-  samples: PostedSample[];
-  /** Rows that had a posted value but could not be read (bad time or number). */
-  skipped: number;
-}
-
 /** The posted value meaning "ride unexpectedly offline". */
-export const DOWN = -999;
+const DOWN = -999;
 const DAY_STARTS_AT_HOUR = 4;
 const HOUR = 3_600_000;
 const GRID_MS = 5 * 60_000;
@@ -33,11 +24,13 @@ const STILL_POSTED_MS = 15 * 60_000;
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
 /**
- * Parses a CSV text. `toUnix` turns a wall-clock reading (given as if it were UTC) into Unix ms;
- * pass `(wall) => fromWallClock(wall, timeZone)`. Samples come out in time order, one per
- * timestamp (the last row wins when several share one).
+ * The samples of a CSV text in time order, one per timestamp (the last row wins), and how many rows
+ * with a posted value could not be read. `toUnix` turns a wall-clock reading (as if UTC) into Unix ms.
  */
-export function parsePostedWaits(text: string, toUnix: (wall: number) => number): PostedSeries {
+export function parsePostedWaits(
+  text: string,
+  toUnix: (wall: number) => number,
+): { samples: PostedSample[]; skipped: number } {
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
   const header = cellsOf(lines[0] ?? '');
   const timeColumn = header.indexOf('datetime');
