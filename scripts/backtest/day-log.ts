@@ -2,14 +2,13 @@ import { type DayRecord, DayRecordSchema } from '../../src/wait-times/day/histor
 import { addSamples, emptyDay, localDateOf } from '../../src/wait-times/day/park-day.ts';
 import { fromWallClock } from '../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
+import { cellsOf } from './posted-waits.ts';
 import type { Observation, ParkSeries, RideSeries } from './replay.ts';
 
 /**
- * A queue-times sample log as production keeps it: the park's day records (`day/<slug>/<YYYY-MM-DD>`
- * in the `wait-times` Blobs store, `DayRecordSchema`), one JSON record per line (`.jsonl`). A
- * record holds the day's sample times (at most one per 5-minute slot, taken whenever someone
- * asked: every 5 to 15 minutes, irregular) and each ride's name and waits in step with them
- * (null: closed or not listed). `toDayLog` writes such a log from a CSV of queue-times waits.
+ * A queue-times sample log as production keeps it: the park's day records (`day/<slug>/<YYYY-MM-DD>`,
+ * `DayRecordSchema`: the sample times and each ride's name and waits in step, null while closed),
+ * one JSON record per line (`.jsonl`); `toDayLog` writes one from a CSV of queue-times waits.
  */
 
 /** Reads a day log, checking every record against the production schema. */
@@ -60,12 +59,9 @@ export function parkOfDayLog(days: readonly DayRecord[]): ParkSeries {
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/;
 
 /**
- * The day log (one JSON day record per line) of a CSV of queue-times waits as collectors write it,
- * one row per ride and fetch, columns found by name: `timestamp` (ISO with an offset, or the
- * park's wall clock), `ride_id`, `ride_name`, `is_open`, `wait_time` (the API's field names).
- * Rows with one timestamp are one sample, taken as the service takes them (`ridesOf`,
- * `sampleOf`): the wait rounded, null while not open; the days are built by `addSamples`, as
- * `recordDay` builds them.
+ * The day log of a CSV of queue-times waits, one row per ride and fetch, columns found by name:
+ * `timestamp` (ISO with an offset, or the park's wall clock), `ride_id`, `ride_name`, `is_open`,
+ * `wait_time`. A timestamp's rows are one sample, taken and added to its day as the service does.
  */
 export function toDayLog(csv: string, timeZone: string): string {
   const [header = [], ...rows] = csv
@@ -99,24 +95,9 @@ export function toDayLog(csv: string, timeZone: string): string {
 }
 
 function unixOf(timestamp: string, timeZone: string): number | undefined {
-  const match = TIMESTAMP.exec(timestamp.trim());
-  if (!match) return undefined;
-  const [, date, time, zone] = match;
+  const [, date, time, zone] = TIMESTAMP.exec(timestamp.trim()) ?? [];
+  if (!date) return undefined;
   const parsed = Date.parse(`${date}T${time}${zone ?? 'Z'}`);
   if (Number.isNaN(parsed)) return undefined;
   return zone ? parsed : fromWallClock(parsed, timeZone);
-}
-
-/** One CSV line's cells: quoted cells may hold commas and doubled quotes. */
-function cellsOf(line: string): string[] {
-  const cells: string[] = [];
-  let [cell, quoted] = ['', false];
-  for (let index = 0; index < line.length; index++) {
-    const char = line.charAt(index);
-    if (char === '"' && quoted && line.charAt(index + 1) === '"') [cell, index] = [`${cell}"`, index + 1];
-    else if (char === '"') quoted = !quoted;
-    else if (char === ',' && !quoted) [cells[cells.length], cell] = [cell, ''];
-    else cell += char;
-  }
-  return [...cells, cell];
 }

@@ -1,11 +1,8 @@
 import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
 
 /**
- * Reads posted-wait series in TouringPlans' published CSV format: a header row, then one row per
- * observation. Columns are found by name (their order differs between TouringPlans releases):
- * `datetime` is the park's local wall-clock time (`YYYY-MM-DD HH:MM[:SS]`), `SPOSTMIN` the posted
- * wait in minutes, `-999` meaning the ride is down. Rows without `SPOSTMIN` (actual-wait rows)
- * are skipped. Data: TouringPlans.com (credit in fixtures/touringplans/CREDIT.md).
+ * TouringPlans.com's posted-wait CSV (credit: fixtures/touringplans/CREDIT.md), columns found by
+ * name as their order varies: `datetime` local wall clock, `SPOSTMIN` minutes (-999: down).
  */
 
 /** A posted wait as the service would have sampled it. */
@@ -18,14 +15,8 @@ export interface PostedSample {
   wait: number | null;
 }
 
-export interface PostedSeries {
-  samples: PostedSample[];
-  /** Rows that had a posted value but could not be read (bad time or number). */
-  skipped: number;
-}
-
 /** The posted value meaning "ride unexpectedly offline". */
-export const DOWN = -999;
+const DOWN = -999;
 const DAY_STARTS_AT_HOUR = 4;
 const HOUR = 3_600_000;
 const GRID_MS = 5 * 60_000;
@@ -33,13 +24,15 @@ const STILL_POSTED_MS = 15 * 60_000;
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
 /**
- * Parses a CSV text. `toUnix` turns a wall-clock reading (given as if it were UTC) into Unix ms;
- * pass `(wall) => fromWallClock(wall, timeZone)`. Samples come out in time order, one per
- * timestamp (the last row wins when several share one).
+ * The samples of a CSV text in time order, one per timestamp (the last row wins), and how many rows
+ * with a posted value could not be read. `toUnix` turns a wall-clock reading (as if UTC) into Unix ms.
  */
-export function parsePostedWaits(text: string, toUnix: (wall: number) => number): PostedSeries {
+export function parsePostedWaits(
+  text: string,
+  toUnix: (wall: number) => number,
+): { samples: PostedSample[]; skipped: number } {
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
-  const header = (lines[0] ?? '').split(',').map(unquote);
+  const header = cellsOf(lines[0] ?? '');
   const timeColumn = header.indexOf('datetime');
   const waitColumn = header.indexOf('SPOSTMIN');
   if (timeColumn < 0 || waitColumn < 0) {
@@ -48,7 +41,7 @@ export function parsePostedWaits(text: string, toUnix: (wall: number) => number)
   const byTime = new Map<number, PostedSample>();
   let skipped = 0;
   for (const line of lines.slice(1)) {
-    const cells = line.split(',').map(unquote);
+    const cells = cellsOf(line);
     const posted = cells[waitColumn] ?? '';
     if (posted === '') continue;
     const wall = wallClockOf(cells[timeColumn] ?? '');
@@ -67,30 +60,32 @@ export function parsePostedWaits(text: string, toUnix: (wall: number) => number)
 
 /** A `YYYY-MM-DD HH:MM[:SS]` reading as if it were UTC, or undefined when it is not a valid one. */
 function wallClockOf(text: string): number | undefined {
-  const match = DATETIME.exec(text.trim());
-  if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
-  const wall = Date.UTC(year ?? 0, (month ?? 0) - 1, day, hour, minute, second);
-  // Date.UTC rolls 2019-02-30 over into March; a reading that does not survive the round trip is invalid.
-  const back = new Date(wall);
-  const valid =
-    back.getUTCFullYear() === year &&
-    back.getUTCMonth() === (month ?? 0) - 1 &&
-    back.getUTCDate() === day &&
-    back.getUTCHours() === hour &&
-    back.getUTCMinutes() === minute;
-  return valid ? wall : undefined;
+  const [, year, month, day, hour, minute, second = '00'] = DATETIME.exec(text.trim()) ?? [];
+  const iso = `${year}-${month}-${day}T${hour}:${minute}:${second}.000Z`;
+  const wall = Date.parse(iso);
+  // A date that does not survive the round trip (2019-02-30 rolls over into March) is invalid.
+  return Number.isNaN(wall) || new Date(wall).toISOString() !== iso ? undefined : wall;
 }
 
-function unquote(cell: string): string {
-  const trimmed = cell.trim();
-  return trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
+/** One CSV line's cells: quoted cells may hold commas and doubled quotes. */
+export function cellsOf(line: string): string[] {
+  const cells: string[] = [];
+  let [cell, quoted] = ['', false];
+  for (let index = 0; index < line.length; index++) {
+    const char = line.charAt(index);
+    if (char === '"' && quoted && line.charAt(index + 1) === '"') [cell, index] = [`${cell}"`, index + 1];
+    else if (char === '"') quoted = !quoted;
+    else if (char === ',' && !quoted) [cells[cells.length], cell] = [cell, ''];
+    else cell += char;
+  }
+  return [...cells, cell];
 }
 
 /**
- * The park as the service would have sampled it: every 5 minutes of UTC time, each ride's last
- * posted wait if at most 15 minutes old (rides without one are not listed; times with none at all
- * are skipped). TouringPlans' rows come every ~7 minutes, ride by ride.
+ * The park as the service would have sampled it if asked every 5 minutes around the clock: each
+ * ride's last posted wait if at most 15 minutes old, else closed (null), as queue-times lists a
+ * closed ride; so the profile learns when rides usually open and close. TouringPlans' rows come
+ * every ~7 minutes, ride by ride, and stop when the ride closes.
  */
 export function gridSamples(
   rides: readonly { id: string; samples: readonly Pick<PostedSample, 'at' | 'wait'>[] }[],
@@ -106,9 +101,9 @@ export function gridSamples(
       while ((rows[cursor + 1]?.at ?? Number.POSITIVE_INFINITY) <= at) cursor++;
       cursors[index] = cursor;
       const row = rows[cursor];
-      if (row && row.at <= at && at - row.at <= STILL_POSTED_MS) waits[id] = row.wait;
+      waits[id] = row && row.at <= at && at - row.at <= STILL_POSTED_MS ? row.wait : null;
     });
-    if (Object.keys(waits).length > 0) samples.push({ at, waits });
+    samples.push({ at, waits });
   }
   return samples;
 }

@@ -15,13 +15,9 @@ import { memoryHistory, recordSample } from '../../src/wait-times/wait-history.t
 import { type Split, type Sums, Tally } from './tally.ts';
 
 /**
- * Replays one park through the service's own code in time order, the clock driven by the data:
- * each park sample is recorded by `recordSample` on an in-memory history (the pruning, pairing and
- * profile learning of GET /api/wait-times, records round-tripped through their schemas), and each
- * forecast is what GET /api/wait-times/history would answer then: `parkRatioOf` over the rides'
- * waits in the latest sample, `expectedWait` per horizon, `rideOutlookOf` for the best time. The
- * model only sees the past; the future is read only to score. Park days in time order: the first
- * `trainShare` are training, the rest validation.
+ * Replays one park through the service's own code in time order: each sample is recorded by
+ * `recordSample` on an in-memory history, and each forecast is what GET /api/wait-times/history
+ * would answer then. The model only sees the past; the future is read only to score.
  */
 
 const MINUTE = 60_000;
@@ -73,11 +69,12 @@ export function postedAt(observations: readonly Observation[], at: number, neare
 }
 
 /**
- * The best-time check at one origin: the ride's `bestTime` over the rest of the local day, as the
- * endpoint gives it, against what was posted: the wait nearest the best time and the mean of the
- * open waits after the origin until local midnight. `afterClose`: the best time fell after the
- * ride's last open wait that day; `unverified`: down then, or nothing posted near it. Undefined
- * when nothing is posted after the origin.
+ * The best-time check at one origin, of the advice as the widget gives it: the ride's `bestTime`
+ * over the rest of the local day, or now when the wait now is as short (the widget's "best now"),
+ * against the mean of the open waits posted after the origin until local midnight. The wait at the
+ * advice is the one posted nearest it; a best time after the ride's last open wait that day is a
+ * failed advice and counts as no gain (`afterClose`, at the mean); `unverified`: down then, or
+ * nothing posted near it. Undefined when nothing is posted after the origin.
  */
 export function bestTimeCheck(
   ride: RideSeries,
@@ -87,11 +84,11 @@ export function bestTimeCheck(
   timeZone: string,
 ): Sums | undefined {
   const { endsAt } = dayBoundsOf(localDateOf(origin.at, timeZone), timeZone);
-  const rest = ride.observations
+  const waits = ride.observations
     .slice(lastAtOrBefore(ride.observations, origin.at) + 1, lastAtOrBefore(ride.observations, endsAt - 1) + 1)
     .filter((seen): seen is { at: number; wait: number } => seen.wait !== null);
-  const lastOpen = rest.at(-1);
-  if (!lastOpen) return undefined;
+  const lastOpen = waits.at(-1)?.at;
+  if (lastOpen === undefined) return undefined;
   const times = halfHoursBetween(origin.at, endsAt, timeZone);
   const { bestTime } = rideOutlookOf(
     profile,
@@ -102,18 +99,21 @@ export function bestTimeCheck(
     parkRatio,
   );
   if (bestTime === null) return { checks: 1, noBestTime: 1 };
-  const posted = postedAt(ride.observations, bestTime.at, true);
-  if (posted === null || posted === undefined) {
-    return { checks: 1, [bestTime.at > lastOpen.at ? 'afterClose' : 'unverified']: 1 };
-  }
-  const waits = rest.map(({ wait }) => wait);
-  const restMean = waits.reduce((sum, wait) => sum + wait, 0) / waits.length;
-  return { checks: 1, compared: 1, atBest: posted, restMean, now: origin.wait, lowest: Math.min(...waits) };
+  const now = origin.wait <= bestTime.wait;
+  const posted = now ? origin.wait : postedAt(ride.observations, bestTime.at, true);
+  const afterClose = Number(!now && bestTime.at > lastOpen && typeof posted !== 'number');
+  if (typeof posted !== 'number' && !afterClose) return { checks: 1, unverified: 1 };
+  const restMean = waits.reduce((sum, { wait }) => sum + wait, 0) / waits.length;
+  const atBest = typeof posted === 'number' ? posted : restMean;
+  const lowest = Math.min(...waits.map(({ wait }) => wait));
+  return { checks: 1, compared: 1, bestNow: Number(now), afterClose, atBest, restMean, now: origin.wait, lowest };
 }
 
 export async function replay(park: ParkSeries, options: ReplayOptions) {
   const { timeZone, horizons } = options;
-  const allDays = [...new Set(park.samples.map((sample) => parkDayOf(sample.at, timeZone)))].sort();
+  // Park days: those with a ride open (the TouringPlans samples go on around the clock).
+  const open = park.samples.filter(({ waits }) => Object.values(waits).some((wait) => wait !== null));
+  const allDays = [...new Set(open.map((sample) => parkDayOf(sample.at, timeZone)))].sort();
   const trainCount = Math.floor(allDays.length * options.trainShare);
   const days = { training: allDays.slice(0, trainCount), validation: allDays.slice(trainCount) };
   const history = memoryHistory();
@@ -152,8 +152,7 @@ export async function replay(park: ParkSeries, options: ReplayOptions) {
           if (usual !== null) fitRows.get(horizon)?.push([outcome - wait, chained - wait, parkRatio * usual - wait]);
           continue;
         }
-        const expected = expectedWait(profile, { id: ride.id, wait }, sample.at, to, timeZone, parkRatio);
-        const ours = toStep(expected);
+        const ours = toStep(expectedWait(profile, { id: ride.id, wait }, sample.at, to, timeZone, parkRatio));
         tally.add(split, ride.name, [`${segment} ${horizon}`, `all ${horizon}`], {
           n: 1,
           ours: Math.abs(ours - outcome),

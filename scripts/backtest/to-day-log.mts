@@ -3,12 +3,8 @@ import { parseArgs } from 'node:util';
 import { toDayLog } from './day-log.ts';
 
 /**
- * `node scripts/backtest/to-day-log.mts --timezone Europe/Berlin waits.csv > park.jsonl`
- *
- * Writes the queue-times sample log `npm run backtest` reads (one production day record per
- * line) from a CSV of queue-times waits, one row per ride and fetch: columns `timestamp` (ISO
- * with an offset, or the park's wall clock in `--timezone`), `ride_id`, `ride_name`, `is_open`,
- * `wait_time` (day-log.ts).
+ * `node scripts/backtest/to-day-log.mts --timezone Europe/Berlin waits.csv > park.jsonl`: the day
+ * log `npm run backtest` reads, from a CSV of queue-times waits (columns: day-log.ts, `toDayLog`).
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -75,11 +75,8 @@ export function unlearnedTimes(times: readonly number[], learnedThrough: number)
  * Records a sample, prunes the history, learns from every sample the profile has not learned yet,
  * and returns the sample about 30 minutes older plus the updated profile. Writing the profile and
  * deleting expired samples finish after the answer with `later`.
- *
- * Two instances at once: samples are write-once records. The profile is written whole, last
- * writer wins (a conditional-write retry per refresh would cost more than a lost observation;
- * docs/consistency.md). That is harmless: a profile is always "a base plus the samples after its
- * `learnedThrough`, in order", so no sample counts twice; a lost write costs a few observations.
+ * Two instances at once: the profile's last writer wins, harmless as each write is a base plus the
+ * samples after its `learnedThrough`, in order, so none counts twice (docs/consistency.md).
  */
 export async function recordSample(
   history: ParkHistory,
@@ -160,7 +157,7 @@ export function blobsHistory(slug: string): ParkHistory {
  * A park's history in memory (backtest, tests), checked and kept as JSON as `writeRecord` does, so
  * what is read back is what Blobs would hold.
  */
-export function memoryHistory(): ParkHistory & { profileBytes(): number } {
+export function memoryHistory(): ParkHistory {
   const samples = new Map<number, string>();
   let profile: string | null = null;
   return {
@@ -176,6 +173,5 @@ export function memoryHistory(): ParkHistory & { profileBytes(): number } {
     writeProfile: async (next) => {
       profile = JSON.stringify(WaitProfileSchema.parse(next));
     },
-    profileBytes: () => Buffer.byteLength(profile ?? ''),
   };
 }

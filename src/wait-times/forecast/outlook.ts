@@ -3,28 +3,26 @@ import { bucketOf, expectedChange, usualWaitOf } from './wait-profile.ts';
 import { MAX_WAIT_MINUTES, type WaitProfile } from './wait-profile-schemas.ts';
 
 /**
- * The rest of a ride's day: one model for every horizon, from the 30-minute `forecast` to the end
- * of the park's local day (docs/wait-times.md, "Forecasting"). It anchors on the live wait and adds
- * - the learned 30-minute changes for this ride, chained half hour by half hour (each conditioned
- *   on the wait reached so far, so a queue long for the hour tends back down), and, from an hour on,
- * - a pull toward the usual wait at the target half hour scaled by how busy the park is today
- *   (the median over open rides of wait now / usual wait now).
- * The two weights per horizon were fitted by least absolute deviations on the first 60 % of the
- * TouringPlans.com days only; `npm run backtest` reports the other 40 %, and `npm run backtest --
- * --fit` fits them again through this code on those training days (within 0.03 of the table).
+ * The rest of a ride's day, one model for every horizon from the 30-minute `forecast` on: the live
+ * wait plus the learned changes chained ahead and, from an hour on, a pull toward the usual wait
+ * scaled by how busy the park is today. Weights fitted on training days only (`npm run backtest --
+ * --fit`); docs/wait-times.md, "Forecasting".
  */
 
 const MINUTE = 60_000;
-const HALF_HOUR = 30 * MINUTE;
-/** [horizon in minutes, weight of the chained changes, weight of the park-scaled usual wait]; linear between rows. */
-const BLEND: readonly (readonly [number, number, number])[] = [
-  [0, 1, 0],
-  [30, 1, 0],
-  [60, 1.05, 0.17],
-  [120, 0.86, 0.37],
-  [240, 0.79, 0.42],
-  [360, 0.74, 0.44],
+const QUARTER_HOUR = 15 * MINUTE;
+const HALF_HOUR = 2 * QUARTER_HOUR;
+/** [horizon in minutes, weights of the chained change, of the park-scaled usual wait, of SHARPEN]; linear between. */
+const BLEND: readonly (readonly [number, number, number, number])[] = [
+  [0, 1, 0, 1],
+  [30, 1, 0, 1],
+  [60, 1.14, 0.14, 0],
+  [120, 0.93, 0.32, 0],
+  [240, 0.81, 0.39, 0],
+  [360, 0.73, 0.41, 0],
 ];
+/** A chained change within ±2 minutes is noise; beyond, the slow running medians lag, so it counts 1.3 times. */
+const SHARPEN = { deadZone: 2, gain: 1.3 } as const;
 /** The park's ratio is bounded: a handful of rides reopening after a breakdown says little. */
 const PARK_RATIO_BOUNDS = { min: 0.5, max: 2 } as const;
 
@@ -33,14 +31,12 @@ export function toStep(minutes: number): number {
   return Math.min(MAX_WAIT_MINUTES, Math.max(0, Math.round(minutes / 5) * 5));
 }
 
-function blendAt(horizonMinutes: number): readonly [number, number] {
-  const last = BLEND.at(-1) ?? [0, 1, 0];
-  if (horizonMinutes >= last[0]) return [last[1], last[2]];
+function blendAt(horizonMinutes: number): number[] {
   const upper = BLEND.findIndex(([minutes]) => minutes >= horizonMinutes);
-  const [h0, a0, b0] = BLEND[Math.max(0, upper - 1)] ?? last;
-  const [h1, a1, b1] = BLEND[upper] ?? last;
+  const [h0, ...low] = BLEND[upper < 0 ? BLEND.length - 1 : Math.max(0, upper - 1)] ?? [0, 1, 0, 0];
+  const [h1, ...high] = BLEND[upper] ?? [h0, ...low];
   const share = h1 === h0 ? 0 : (horizonMinutes - h0) / (h1 - h0);
-  return [a0 + share * (a1 - a0), b0 + share * (b1 - b0)];
+  return low.map((weight, index) => weight + share * ((high[index] ?? weight) - weight));
 }
 
 /**
@@ -82,18 +78,20 @@ export function expectedWait(
   const horizon = Math.max(0, (to - from) / MINUTE);
   const chained = chainedWait(profile, ride, from, to, timeZone);
   const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
-  const [chainWeight, usualWeight] = blendAt(horizon);
+  const [chainWeight = 1, usualWeight = 0, sharpWeight = 0] = blendAt(horizon);
+  const change = chained - ride.wait;
+  const sharpened = Math.sign(change) * SHARPEN.gain * Math.max(0, Math.abs(change) - SHARPEN.deadZone);
   return Math.max(
     0,
     ride.wait +
-      chainWeight * (chained - ride.wait) +
+      chainWeight * (change + sharpWeight * (sharpened - change)) +
       (usual === null ? 0 : usualWeight * (parkRatio * usual - ride.wait)),
   );
 }
 
 /**
- * The wait from `from` to `to` by the learned 30-minute changes alone, chained half hour by half
- * hour (each step conditioned on the wait reached so far); the backtest's `--fit` reads it too.
+ * The wait from `from` to `to` by the learned 30-minute changes alone, chained quarter hour by
+ * quarter hour (each step conditioned on the wait reached so far); the backtest's `--fit` reads it too.
  */
 export function chainedWait(
   profile: WaitProfile | null,
@@ -103,8 +101,8 @@ export function chainedWait(
   timeZone: string,
 ): number {
   let chained = ride.wait;
-  for (let at = from; at < to; at += HALF_HOUR) {
-    const share = Math.min(HALF_HOUR, to - at) / HALF_HOUR;
+  for (let at = from; at < to; at += QUARTER_HOUR) {
+    const share = Math.min(QUARTER_HOUR, to - at) / HALF_HOUR;
     chained = Math.max(0, chained + share * expectedChange(profile, ride.id, chained, minuteOfDay(at, timeZone)));
   }
   return chained;
@@ -115,9 +113,8 @@ export function chainedWait(
  * Zones change offset on a quarter hour of UTC, so stepping by quarter hours meets every one.
  */
 export function halfHoursBetween(from: number, until: number, timeZone: string): number[] {
-  const quarter = 15 * MINUTE;
   const times: number[] = [];
-  for (let at = Math.floor(from / quarter) * quarter + quarter; at < until; at += quarter) {
+  for (let at = Math.floor(from / QUARTER_HOUR) * QUARTER_HOUR + QUARTER_HOUR; at < until; at += QUARTER_HOUR) {
     if (minuteOfDay(at, timeZone) % 30 === 0) times.push(at);
   }
   return times;

@@ -10,23 +10,20 @@ import {
 } from './wait-profile-schemas.ts';
 
 /**
- * The forecaster's memory: per ride and half hour of the park's local day, how the posted wait
- * tends to change over the next 30 minutes, learned from pairs of history samples 30 minutes apart.
- * Each choice was measured with `npm run backtest` (docs/wait-times.md, "Forecasting"):
- * - 30-minute clock slots did as well as 15 and halve the record;
- * - conditioning on the wait against the slot's usual level (below / near / above) adds mean
- *   reversion: a wait low for the hour tends to rise, a high one to fall;
- * - a running median (the score is the absolute error and posted waits jump), stepped in units
- *   of the slot's spread so it behaves alike for 10- and 150-minute rides; early steps are larger
- *   so that a new park learns within days.
+ * The forecaster's memory, learned from history samples 30 minutes apart: per ride and half hour
+ * of the local day, the running median of the wait's 30-minute change (the score is the absolute
+ * error), apart for waits below, near or above the usual level (a wait low for the hour tends to
+ * rise), stepped in units of the slot's spread. Each choice measured: docs/wait-times.md, "Forecasting".
  */
 
 /** Below this many observations in its band a slot says nothing and the forecast is persistence. */
 export const MIN_OBSERVATIONS = 10;
 /** A wait is "near" the slot's level within ±20 % and ±5 minutes. */
 const LEVEL_BAND = { ratio: 0.2, minutes: 5 } as const;
+/** In band widths off the level: where a far band's median stands, and how far the change goes on growing. */
+const FAR_BAND_WIDTHS = { median: 2, beyond: 3 } as const;
 /** Median step per observation in units of the slot's spread (at least 2 minutes); warm-up steps are larger. */
-const MEDIAN_STEP = 0.01;
+const MEDIAN_STEP = 0.02;
 const WARM_UP_STEP = 0.3;
 const MIN_SPREAD = 2;
 const INITIAL_SPREAD = 5;
@@ -115,12 +112,33 @@ function withOpenShare(bucket: ProfileBucket, open: 0 | 1): ProfileBucket {
   return next;
 }
 
-/** The learned change of a ride's wait over the next 30 minutes, or 0 while too little is known. */
+/** The learned 30-minute change (0 while unknown), between the two half hours whose middles are nearest. */
 export function expectedChange(profile: WaitProfile | null, rideId: string, wait: number, localMinute: number): number {
-  const bucket = profile?.rides[rideId]?.buckets[String(bucketOf(localMinute))];
-  if (!bucket) return 0;
+  const position = (localMinute - 15) / 30;
+  const first = Math.floor(position);
+  const known = [first, first + 1].flatMap((slot) => {
+    const change = slotChange(profile?.rides[rideId]?.buckets[String(slot)], wait);
+    const weight = 1 - Math.abs(position - slot);
+    return change === undefined || weight <= 0 ? [] : [{ change, weight }];
+  });
+  const weights = known.reduce((sum, { weight }) => sum + weight, 0);
+  return weights > 0 ? known.reduce((sum, { change, weight }) => sum + change * weight, 0) / weights : 0;
+}
+
+/**
+ * One half hour's change: linear in the wait's distance from the level, from the near band's
+ * median to the far band's (FAR_BAND_WIDTHS); its own band's alone while another knows too little.
+ */
+function slotChange(bucket: ProfileBucket | undefined, wait: number): number | undefined {
+  if (!bucket) return undefined;
+  const known = (band: number) => (bucket[countAt(band)] ?? 0) >= MIN_OBSERVATIONS;
   const band = bandOf(wait, bucket[0]);
-  return (bucket[countAt(band)] ?? 0) >= MIN_OBSERVATIONS ? (bucket[shiftAt(band)] ?? 0) : 0;
+  if (!known(band)) return undefined;
+  const side = wait < bucket[0] ? 0 : 2;
+  if (!known(1) || !known(side)) return bucket[shiftAt(band)] ?? 0;
+  const [near = 0, far = 0] = [bucket[shiftAt(1)], bucket[shiftAt(side)]];
+  const distance = Math.abs(wait - bucket[0]) / (bucket[0] * LEVEL_BAND.ratio + LEVEL_BAND.minutes);
+  return near + ((far - near) * Math.min(FAR_BAND_WIDTHS.beyond, distance)) / FAR_BAND_WIDTHS.median;
 }
 
 /** A half hour's learned level counts as "usual" from this many observations (about a day). */

@@ -128,7 +128,8 @@ describe('the forecast in GET /api/wait-times', () => {
       rides: { [TEST_TRACK]: { seen: TEN_AM_EASTERN - MINUTE, buckets: { 20: [60, 10, 0, 0, 12.4, 50, 0, 0] } } },
     };
     await writeRecord('wait-times', `profile/${epcot.slug}`, WaitProfileSchema, climbsAtTen);
-    expect((await rideNamed('Test Track')).forecast).toBe(70); // 60 + 12.4, in 5-minute steps
+    // 60 + 12.4, sharpened at 30 minutes (1.3 times beyond 2 minutes): 73.5, in 5-minute steps
+    expect((await rideNamed('Test Track')).forecast).toBe(75);
     expect((await rideNamed('Frozen Ever After')).forecast).toBe(65); // nothing learned: as it is
   });
 

@@ -71,7 +71,7 @@ describe('gridSamples', () => {
       ['10:05', { a: 30, b: 5 }],
       ['10:10', { a: 30, b: 5 }],
       ['10:15', { a: 30, b: 5 }],
-      ['10:20', { b: 5 }], // a is 18 minutes old: not listed; b 15 minutes: still posted
+      ['10:20', { a: null, b: 5 }], // a is 18 minutes old: closed; b 15 minutes: still posted
     ]);
   });
 });
@@ -169,11 +169,23 @@ describe('bestTimeCheck', () => {
     const check = bestTimeCheck(posted(downAt13), origin, profile(buckets), 1, 'UTC');
     expect(check?.checks).toBe(1);
     expect(check?.[outcome]).toBe(1);
+    // 17 waits of 60 (10:10–12:50) and 18 of 10 (13:00–15:50) after the origin.
+    const restMean = (17 * 60 + 18 * 10) / 35;
     if (outcome === 'compared') {
-      // 17 waits of 60 (10:10–12:50) and 18 of 10 (13:00–15:50) after the origin; 10 posted at the best time.
-      expect(check).toMatchObject({ atBest: 10, now: 60, lowest: 10 });
-      expect(check?.restMean).toBeCloseTo((17 * 60 + 18 * 10) / 35, 10);
+      // 10 posted at the best time.
+      expect(check).toMatchObject({ atBest: 10, now: 60, lowest: 10, bestNow: 0, afterClose: 0 });
+      expect(check?.restMean).toBeCloseTo(restMean, 10);
     }
+    if (outcome === 'afterClose') {
+      // Advice to come when the ride is closed: counted, as no gain.
+      expect(check?.compared).toBe(1);
+      expect(check?.atBest).toBeCloseTo(restMean, 10);
+    }
+  });
+
+  it('takes the wait now when it is as short as the best time’s, as the widget’s "best now"', () => {
+    const check = bestTimeCheck(posted(), { ...origin, wait: 10 }, profile(afternoon), 1, 'UTC');
+    expect(check).toMatchObject({ compared: 1, bestNow: 1, atBest: 10, now: 10 });
   });
 
   it('does not count an origin with nothing posted after it', () => {

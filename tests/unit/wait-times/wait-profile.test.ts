@@ -23,12 +23,12 @@ const NOW = 1_800_000_000_000;
 const NINE_AM = 9 * 60;
 const sample = (at: number, waits: Record<string, number | null>) => ({ at, waits });
 
-/** Feeds the same change, `times` times, into ride "1" at 09:00 from a wait of `from`. */
-function teach(profile: WaitProfile, from: number, changes: readonly number[]): WaitProfile {
+/** Feeds `changes` into ride "1" at the local minute `minute` (09:00) from a wait of `from`. */
+function teach(profile: WaitProfile, from: number, changes: readonly number[], minute = NINE_AM): WaitProfile {
   let next = profile;
   for (const [i, change] of changes.entries()) {
     const at = NOW + i * 5 * MINUTE;
-    next = updateProfile(next, sample(at + 30 * MINUTE, { '1': from + change }), sample(at, { '1': from }), NINE_AM);
+    next = updateProfile(next, sample(at + 30 * MINUTE, { '1': from + change }), sample(at, { '1': from }), minute);
   }
   return next;
 }
@@ -134,8 +134,30 @@ describe('expectedChange', () => {
   it('knows nothing about another ride, another slot or another wait band', () => {
     const profile = teach(emptyProfile(), 30, Array(40).fill(20));
     expect(expectedChange(profile, '2', 30, NINE_AM)).toBe(0);
-    expect(expectedChange(profile, '1', 30, NINE_AM + 30)).toBe(0);
+    expect(expectedChange(profile, '1', 30, NINE_AM + 60)).toBe(0);
     expect(expectedChange(profile, '1', 120, NINE_AM)).toBe(0);
+  });
+
+  it('moves between two half hours from the middle of one to the middle of the next', () => {
+    const profile = teach(teach(emptyProfile(), 30, Array(40).fill(20)), 30, Array(40).fill(-20), NINE_AM + 30);
+    const [rise, fall] = [
+      expectedChange(profile, '1', 30, NINE_AM + 15),
+      expectedChange(profile, '1', 30, NINE_AM + 45),
+    ];
+    expect(rise).toBeGreaterThan(5);
+    expect(fall).toBeLessThan(-5);
+    expect(expectedChange(profile, '1', 30, NINE_AM + 30)).toBeCloseTo((rise + fall) / 2);
+    expect(expectedChange(profile, '1', 30, NINE_AM + 20)).toBeCloseTo((5 * rise + fall) / 6);
+    expect(expectedChange(profile, '1', 30, NINE_AM)).toBe(rise); // 08:30 knows nothing: 09:00 alone
+  });
+
+  it('grows with the distance of the wait from the usual one, to three band widths', () => {
+    // Usual 30 (a band is 30 × 20 % + 5 = 11 minutes wide): near +0, below +20, above −20.
+    const bucket = [30, 5, 20, 50, 0, 50, -20, 50, 1] as const;
+    const profile: WaitProfile = { ...emptyProfile(), rides: { 1: { seen: 0, buckets: { 18: [...bucket] } } } };
+    const at = (wait: number) => expectedChange(profile, '1', wait, NINE_AM + 15);
+    expect([at(30), at(41), at(52), at(63), at(200)]).toEqual([0, -10, -20, -30, -30]);
+    expect([at(19), at(8)]).toEqual([10, 20]);
   });
 });
 
