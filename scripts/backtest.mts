@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fromWallClock } from '../src/wait-times/local-time.ts';
+import { gridSamples } from '../src/wait-times/wait-history.ts';
 import { parkOfDayLog, parseDayLog } from './backtest/day-log.ts';
 import { fitLad } from './backtest/fit.ts';
-import { gridSamples, parsePostedWaits } from './backtest/posted-waits.ts';
+import { parsePostedWaits } from './backtest/posted-waits.ts';
 import { type ParkSeries, replay } from './backtest/replay.ts';
 import { POOLED, SEGMENTS, type Split } from './backtest/tally.ts';
 

@@ -1,5 +1,3 @@
-import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
-
 /**
  * TouringPlans.com's posted-wait CSV (credit: fixtures/touringplans/CREDIT.md), columns found by
  * name as their order varies: `datetime` local wall clock, `SPOSTMIN` minutes (-999: down).
@@ -19,8 +17,6 @@ export interface PostedSample {
 const DOWN = -999;
 const DAY_STARTS_AT_HOUR = 4;
 const HOUR = 3_600_000;
-const GRID_MS = 5 * 60_000;
-const STILL_POSTED_MS = 15 * 60_000;
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
 /**
@@ -79,31 +75,4 @@ export function cellsOf(line: string): string[] {
     else cell += char;
   }
   return [...cells, cell];
-}
-
-/**
- * The park as the service would have sampled it if asked every 5 minutes around the clock: each
- * ride's last posted wait if at most 15 minutes old, else closed (null), as queue-times lists a
- * closed ride; so the profile learns when rides usually open and close. TouringPlans' rows come
- * every ~7 minutes, ride by ride, and stop when the ride closes.
- */
-export function gridSamples(
-  rides: readonly { id: string; samples: readonly Pick<PostedSample, 'at' | 'wait'>[] }[],
-): HistorySample[] {
-  const first = Math.min(...rides.map((ride) => ride.samples[0]?.at ?? Number.POSITIVE_INFINITY));
-  const last = Math.max(...rides.map((ride) => ride.samples.at(-1)?.at ?? Number.NEGATIVE_INFINITY));
-  const cursors = rides.map(() => 0);
-  const samples: HistorySample[] = [];
-  for (let at = Math.ceil(first / GRID_MS) * GRID_MS; at <= last; at += GRID_MS) {
-    const waits: Record<string, number | null> = {};
-    rides.forEach(({ id, samples: rows }, index) => {
-      let cursor = cursors[index] ?? 0;
-      while ((rows[cursor + 1]?.at ?? Number.POSITIVE_INFINITY) <= at) cursor++;
-      cursors[index] = cursor;
-      const row = rows[cursor];
-      waits[id] = row && row.at <= at && at - row.at <= STILL_POSTED_MS ? row.wait : null;
-    });
-    samples.push({ at, waits });
-  }
-  return samples;
 }

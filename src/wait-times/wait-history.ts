@@ -175,3 +175,33 @@ export function memoryHistory(): ParkHistory {
     },
   };
 }
+
+const GRID_MS = 5 * 60_000;
+const STILL_POSTED_MS = 15 * 60_000;
+
+/**
+ * The park as the service would have sampled it if asked every 5 minutes around the clock: each
+ * ride's last posted wait if at most 15 minutes old, else closed (null), as queue-times lists a
+ * closed ride; so the profile learns when rides usually open and close. TouringPlans' rows come
+ * every ~7 minutes, ride by ride, and stop when the ride closes.
+ */
+export function gridSamples(
+  rides: readonly { id: string; samples: readonly { at: number; wait: number | null }[] }[],
+): HistorySample[] {
+  const first = Math.min(...rides.map((ride) => ride.samples[0]?.at ?? Number.POSITIVE_INFINITY));
+  const last = Math.max(...rides.map((ride) => ride.samples.at(-1)?.at ?? Number.NEGATIVE_INFINITY));
+  const cursors = rides.map(() => 0);
+  const samples: HistorySample[] = [];
+  for (let at = Math.ceil(first / GRID_MS) * GRID_MS; at <= last; at += GRID_MS) {
+    const waits: Record<string, number | null> = {};
+    rides.forEach(({ id, samples: rows }, index) => {
+      let cursor = cursors[index] ?? 0;
+      while ((rows[cursor + 1]?.at ?? Number.POSITIVE_INFINITY) <= at) cursor++;
+      cursors[index] = cursor;
+      const row = rows[cursor];
+      waits[id] = row && row.at <= at && at - row.at <= STILL_POSTED_MS ? row.wait : null;
+    });
+    samples.push({ at, waits });
+  }
+  return samples;
+}

@@ -2,15 +2,14 @@
  * The example of GET /api/wait-times/history in the OpenAPI document, produced by the real code
  * on real data: a week of TouringPlans.com posted waits for two Animal Kingdom rides
  * (fixtures/touringplans, credit in CREDIT.md), sampled every 5 minutes as the service samples
- * (the backtest's gridSamples).
+ * (`gridSamples`, as the backtest samples).
  * The forecaster learns the usual day from the first six days through the same `recordSample`
  * the service runs; the seventh day, up to 10:00, is the day shown.
  */
 import posted from '../../../fixtures/touringplans/AK85-AK86-posted-2019-02-17-to-24.json' with { type: 'json' };
-import { gridSamples } from '../../../scripts/backtest/posted-waits.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { findPark } from '../parks.ts';
-import { memoryHistory, recordSample } from '../wait-history.ts';
+import { gridSamples, memoryHistory, recordSample } from '../wait-history.ts';
 import { waitHistoryBody } from './history.ts';
 import { type WaitHistory, WaitHistorySchema } from './history-schemas.ts';
 import { addSamples, emptyDay, localDateOf } from './park-day.ts';

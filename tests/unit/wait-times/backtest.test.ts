@@ -3,9 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parkOfDayLog, parseDayLog, toDayLog } from '../../../scripts/backtest/day-log.ts';
 import { fitLad } from '../../../scripts/backtest/fit.ts';
-import { gridSamples, parsePostedWaits } from '../../../scripts/backtest/posted-waits.ts';
+import { parsePostedWaits } from '../../../scripts/backtest/posted-waits.ts';
 import { bestTimeCheck, type ParkSeries, postedAt, replay } from '../../../scripts/backtest/replay.ts';
 import type { ProfileBucket, WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import { gridSamples } from '../../../src/wait-times/wait-history.ts';
 import { EASTERN, eastern, loadSlice } from '../../support/touringplans.ts';
 
 const MINUTE = 60_000;
