@@ -62,7 +62,9 @@ const round = (value: number, decimals: number) => Math.round(value * 10 ** deci
  * Learns from one pair of samples: for every ride open in both with a plausible wait, the change
  * from `earlier` to `now` is an observation for the slot of `earlier` (`localMinute` is its
  * park-local minute of day); a ride closed in `earlier` lowers that slot's open share, so that a
- * few late-closing days do not make the late hours usual. Returns a new profile.
+ * few late-closing days do not make the late hours usual; a ride closed since still counts as open
+ * then, at its wait (its last half hour, when posted waits fall, would otherwise never be learned).
+ * Returns a new profile.
  */
 export function updateProfile(
   profile: WaitProfile,
@@ -78,8 +80,10 @@ export function updateProfile(
     const known = ride?.buckets[slot];
     let bucket: ProfileBucket | undefined;
     if (waitThen === null) bucket = known && withOpenShare(known, 0);
-    else if (waitNow !== null && waitNow !== undefined && waitThen <= MAX_WAIT_MINUTES && waitNow <= MAX_WAIT_MINUTES) {
-      bucket = withOpenShare(observe(known, waitThen, waitNow - waitThen), 1); // longer waits: an upstream glitch
+    else if (waitThen > MAX_WAIT_MINUTES) continue; // longer waits: an upstream glitch
+    else if (waitNow === null) bucket = known && withOpenShare(withLevel(known, waitThen), 1);
+    else if (waitNow !== undefined && waitNow <= MAX_WAIT_MINUTES) {
+      bucket = withOpenShare(observe(known, waitThen, waitNow - waitThen), 1);
     }
     if (!bucket) continue;
     rides ??= { ...profile.rides };
@@ -98,10 +102,18 @@ function observe(bucket: ProfileBucket | undefined, wait: number, change: number
   const moved =
     shift +
     Math.max(MEDIAN_STEP, WARM_UP_STEP / (count + 1)) * Math.max(spread, MIN_SPREAD) * Math.sign(change - shift);
-  next[0] = round(level + LEVEL_WEIGHT * (wait - level), 1);
+  next[0] = movedLevel(level, wait);
   next[1] = round(spread + SPREAD_WEIGHT * (Math.abs(change - moved) - spread), 1);
   next[shiftAt(band)] = round(moved, 2);
   next[countAt(band)] = Math.min(MAX_OBSERVATIONS, count + 1);
+  return next;
+}
+
+const movedLevel = (level: number, wait: number) => round(level + LEVEL_WEIGHT * (wait - level), 1);
+
+function withLevel(bucket: ProfileBucket, wait: number): ProfileBucket {
+  const next: ProfileBucket = [...bucket];
+  next[0] = movedLevel(bucket[0], wait);
   return next;
 }
 

@@ -72,6 +72,18 @@ describe('updateProfile', () => {
     expect(profile.rides['1']?.seen).toBe(now.at);
   });
 
+  it('learns the usual wait and open share, not the change, of a ride that has closed since', () => {
+    const known = teach(emptyProfile(), 60, [0, 0]);
+    const closing = updateProfile(known, sample(NOW + 30 * MINUTE, { '1': null }), sample(NOW, { '1': 10 }), NINE_AM);
+    const [level, , , low, shiftNear, near, , , openShare] = closing.rides['1']?.buckets['18'] ?? [];
+    const before = known.rides['1']?.buckets['18'] ?? [];
+    expect(level).toBeLessThan(before[0] ?? 0);
+    expect([low, shiftNear, near]).toEqual([before[3], before[4], before[5]]);
+    expect(openShare).toBe(1);
+    const unknown = updateProfile(emptyProfile(), sample(NOW + 30 * MINUTE, { '1': null }), sample(NOW, { '1': 10 }), 0);
+    expect(unknown.rides).toEqual({});
+  });
+
   it.each([
     [MAX_WAIT_MINUTES + 1, 30],
     [30, 999],
