@@ -79,8 +79,9 @@ export function updateProfile(
     const ride = profile.rides[id];
     const known = ride?.buckets[slot];
     let bucket: ProfileBucket | undefined;
+    // Waits longer than the maximum are an upstream glitch.
     if (waitThen === null) bucket = known && withOpenShare(known, 0);
-    else if (waitThen > MAX_WAIT_MINUTES) continue; // longer waits: an upstream glitch
+    else if (waitThen > MAX_WAIT_MINUTES) continue;
     else if (waitNow === null) bucket = known && withOpenShare(withLevel(known, waitThen), 1);
     else if (waitNow !== undefined && waitNow <= MAX_WAIT_MINUTES) {
       bucket = withOpenShare(observe(known, waitThen, waitNow - waitThen), 1);

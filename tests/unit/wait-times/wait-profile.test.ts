@@ -73,15 +73,15 @@ describe('updateProfile', () => {
   });
 
   it('learns the usual wait and open share, not the change, of a ride that has closed since', () => {
+    const [closed, open] = [sample(NOW + 30 * MINUTE, { '1': null }), sample(NOW, { '1': 10 })];
     const known = teach(emptyProfile(), 60, [0, 0]);
-    const closing = updateProfile(known, sample(NOW + 30 * MINUTE, { '1': null }), sample(NOW, { '1': 10 }), NINE_AM);
+    const closing = updateProfile(known, closed, open, NINE_AM);
     const [level, , , low, shiftNear, near, , , openShare] = closing.rides['1']?.buckets['18'] ?? [];
     const before = known.rides['1']?.buckets['18'] ?? [];
     expect(level).toBeLessThan(before[0] ?? 0);
     expect([low, shiftNear, near]).toEqual([before[3], before[4], before[5]]);
     expect(openShare).toBe(1);
-    const unknown = updateProfile(emptyProfile(), sample(NOW + 30 * MINUTE, { '1': null }), sample(NOW, { '1': 10 }), 0);
-    expect(unknown.rides).toEqual({});
+    expect(updateProfile(emptyProfile(), closed, open, NINE_AM).rides).toEqual({});
   });
 
   it.each([
