@@ -84,7 +84,7 @@ export const BestTimeSchema = z
     z.meta({
       id: 'BestTime',
       description:
-        'The half hour still ahead today with the lowest expected wait (the earliest of equals): when to ride. Compare it with the wait now; an outlook, not a promise.',
+        'The half hour still ahead today with the lowest expected wait (compared before rounding to 5 minutes): when to ride. Compare it with the wait now; an outlook, not a promise.',
     }),
   );
 

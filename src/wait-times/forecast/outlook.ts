@@ -123,13 +123,14 @@ export function halfHoursBetween(from: number, until: number, timeZone: string):
 export interface RideOutlook {
   /** Expected posted wait (multiple of 5) at each of the times asked for, or null. */
   outlook: (number | null)[];
-  /** The lowest expected wait still ahead and when (the earliest of equals), or null. */
+  /** The lowest expected wait still ahead and when, or null. */
   bestTime: { at: number; wait: number } | null;
 }
 
 /**
  * A ride's outlook at `times` from its wait at `from`: null where its usual wait then is not
- * learned (a new park, or hours the ride is usually closed), all null when it is closed now.
+ * learned (a new park, or hours the ride is usually closed), all null when it is closed now. The
+ * best time is the lowest expectation before rounding: half hours shown alike are rarely alike.
  */
 export function rideOutlookOf(
   profile: WaitProfile | null,
@@ -140,12 +141,16 @@ export function rideOutlookOf(
   parkRatio: number,
 ): RideOutlook {
   const { id, wait } = ride;
-  const outlook = times.map((to) =>
+  const expected = times.map((to) =>
     wait === null || usualWaitOf(profile, id, bucketOf(minuteOfDay(to, timeZone))) === null
       ? null
-      : toStep(expectedWait(profile, { id, wait }, from, to, timeZone, parkRatio)),
+      : expectedWait(profile, { id, wait }, from, to, timeZone, parkRatio),
   );
-  return { outlook, bestTime: bestTimeOf(times, outlook) };
+  const best = bestTimeOf(times, expected);
+  return {
+    outlook: expected.map((minutes) => (minutes === null ? null : toStep(minutes))),
+    bestTime: best && { at: best.at, wait: toStep(best.wait) },
+  };
 }
 
 /** The lowest expected wait and its time, the earliest of equals; null when nothing is expected. */

@@ -155,10 +155,12 @@ describe('bestTimeCheck', () => {
     },
   });
   const afternoon = Object.fromEntries([26, 27, 28, 29, 30, 31].map((slot) => [slot, bucket(10)]));
-  const posted = (downAt13 = false) =>
+  // The best time is 15:30: the afternoon's half hours all show 40, and the pull toward the usual
+  // wait grows with the horizon, so the last is the lowest before rounding.
+  const posted = (downAtBest = false) =>
     oneRide(
       '2024-05-01 10:00',
-      Array.from({ length: 36 }, (_, i) => (i < 18 ? 60 : downAt13 && i === 18 ? null : 10)),
+      Array.from({ length: 36 }, (_, i) => (i < 18 ? 60 : downAtBest && i === 33 ? null : 10)),
     ).rides[0] ?? { id: 'r', name: 'R', observations: [] };
   const origin = { at: at('2024-05-01 10:00'), wait: 60 };
 
@@ -166,8 +168,8 @@ describe('bestTimeCheck', () => {
     ['the afternoon: the wait posted then against the rest of the day', afternoon, false, 'compared'],
     ['a half hour after the ride’s last wait of the day', { ...afternoon, 34: bucket(0) }, false, 'afterClose'],
     ['a half hour when the ride was down', afternoon, true, 'unverified'],
-  ])('a best time in %s', (_case, buckets, downAt13, outcome) => {
-    const check = bestTimeCheck(posted(downAt13), origin, profile(buckets), 1, 'UTC');
+  ])('a best time in %s', (_case, buckets, downAtBest, outcome) => {
+    const check = bestTimeCheck(posted(downAtBest), origin, profile(buckets), 1, 'UTC');
     expect(check?.checks).toBe(1);
     expect(check?.[outcome]).toBe(1);
     // 17 waits of 60 (10:10–12:50) and 18 of 10 (13:00–15:50) after the origin.

@@ -136,8 +136,8 @@ describe('the outlook on a simulated day in Anaheim that crosses midnight UTC', 
     expect(open.every((wait) => wait !== null && wait % 5 === 0)).toBe(true);
     expect(open.every((wait, index) => index === 0 || (wait ?? 0) <= (open[index - 1] ?? 0))).toBe(true);
     expect(open[0]).toBeGreaterThan(open.at(-1) ?? 0);
-    // 20:30 on: the ride usually closes at 21:00, and its last half hour is never learned (the
-    // change over the next 30 minutes needs it open then).
+    // 20:30 on: the ride usually closes at 21:00, and its last half hour teaches no change (that
+    // needs it open 30 minutes later), so it never counts as usual.
     expect(peak.outlook.slice(10)).toEqual(Array(7).fill(null));
   });
 
@@ -145,8 +145,9 @@ describe('the outlook on a simulated day in Anaheim that crosses midnight UTC', 
     const peak = byName(body, 'Peak ride');
     const lowest = Math.min(...peak.outlook.filter((wait) => wait !== null));
     expect(peak.bestTime?.wait).toBe(lowest);
-    // The earliest of equals, late in the evening's fall.
-    expect(peak.bestTime?.at).toBe(body.outlookTimes[peak.outlook.indexOf(lowest)]);
+    // One of the half hours shown with that wait (the lowest before rounding), late in the evening's fall.
+    const shownLowest = body.outlookTimes.filter((_, index) => peak.outlook[index] === lowest);
+    expect(shownLowest).toContain(peak.bestTime?.at);
     expect(clock(peak.bestTime?.at ?? 0, LA.timezone) >= '19:00').toBe(true);
     expect(lowest).toBeLessThan((peak.waits.at(-1) ?? 0) * 0.75);
   });
@@ -266,6 +267,18 @@ describe('one model for the forecast and the outlook', () => {
   ] as const)('picks %s as the best time', (_case, outlook, best) => {
     const times = outlook.map((_, step) => step);
     expect(bestTimeOf(times, outlook)).toEqual(best);
+  });
+
+  it('picks the best time among half hours shown alike by the lowest expectation before rounding', () => {
+    // No change learned; usual 10 from 13:00, so the pull toward it grows with the horizon.
+    const bucket = (level: number): ProfileBucket => [level, 5, 0, 0, 0, 10, 0, 0, 1];
+    const buckets = Object.fromEntries([...Array(12).keys()].map((i) => [20 + i, bucket(i < 6 ? 60 : 10)]));
+    const profile: WaitProfile = { ...emptyProfile(), rides: { 1: { seen: 0, buckets } } };
+    const from = Date.UTC(2024, 4, 1, 10);
+    const times = halfHoursBetween(from, Date.UTC(2024, 4, 1, 16), 'UTC');
+    const { outlook, bestTime } = rideOutlookOf(profile, { id: '1', wait: 60 }, from, times, 'UTC', 1);
+    expect(outlook.slice(5)).toEqual([40, 40, 40, 40, 40, 40]);
+    expect(bestTime).toEqual({ at: Date.UTC(2024, 4, 1, 15, 30), wait: 40 });
   });
 
   it('gives a closed ride no outlook even where its usual day is known', async () => {
