@@ -105,7 +105,7 @@ function report(split: Split, title: string): void {
       ...cells,
       mean('atBest'),
       mean('restMean'),
-      `${bold(name, below('atBest'))} (now ${below('now')}, lowest ${below('lowest')})`,
+      `${bold(name, below('atBest'))} (now ${below('now')}, last before closing ${below('lastOpenWait')}, lowest ${below('lowest')})`,
     ];
   });
   const goals = Object.entries(GOALS.ratio).map(([h, goal]) => {

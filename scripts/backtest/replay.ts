@@ -87,7 +87,7 @@ export function bestTimeCheck(
   const waits = ride.observations
     .slice(lastAtOrBefore(ride.observations, origin.at) + 1, lastAtOrBefore(ride.observations, endsAt - 1) + 1)
     .filter((seen): seen is { at: number; wait: number } => seen.wait !== null);
-  const lastOpen = waits.at(-1)?.at;
+  const lastOpen = waits.at(-1);
   if (lastOpen === undefined) return undefined;
   const times = halfHoursBetween(origin.at, endsAt, timeZone);
   const { bestTime } = rideOutlookOf(
@@ -101,12 +101,22 @@ export function bestTimeCheck(
   if (bestTime === null) return { checks: 1, noBestTime: 1 };
   const now = origin.wait <= bestTime.wait;
   const posted = now ? origin.wait : postedAt(ride.observations, bestTime.at, true);
-  const afterClose = Number(!now && bestTime.at > lastOpen && typeof posted !== 'number');
+  const afterClose = Number(!now && bestTime.at > lastOpen.at && typeof posted !== 'number');
   if (typeof posted !== 'number' && !afterClose) return { checks: 1, unverified: 1 };
   const restMean = waits.reduce((sum, { wait }) => sum + wait, 0) / waits.length;
   const atBest = typeof posted === 'number' ? posted : restMean;
   const lowest = Math.min(...waits.map(({ wait }) => wait));
-  return { checks: 1, compared: 1, bestNow: Number(now), afterClose, atBest, restMean, now: origin.wait, lowest };
+  return {
+    checks: 1,
+    compared: 1,
+    bestNow: Number(now),
+    afterClose,
+    atBest,
+    restMean,
+    now: origin.wait,
+    lowest,
+    lastOpenWait: lastOpen.wait,
+  };
 }
 
 export async function replay(park: ParkSeries, options: ReplayOptions) {

@@ -17,9 +17,9 @@ const BLEND: readonly (readonly [number, number, number, number])[] = [
   [0, 1, 0, 1],
   [30, 1, 0, 1],
   [60, 1.14, 0.14, 0],
-  [120, 0.93, 0.32, 0],
-  [240, 0.81, 0.39, 0],
-  [360, 0.73, 0.41, 0],
+  [120, 0.91, 0.33, 0],
+  [240, 0.79, 0.4, 0],
+  [360, 0.72, 0.42, 0],
 ];
 /** A chained change within ±2 minutes is noise; beyond, the slow running medians lag, so it counts 1.3 times. */
 const SHARPEN = { deadZone: 2, gain: 1.3 } as const;

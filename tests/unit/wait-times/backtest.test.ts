@@ -176,7 +176,7 @@ describe('bestTimeCheck', () => {
     const restMean = (17 * 60 + 18 * 10) / 35;
     if (outcome === 'compared') {
       // 10 posted at the best time.
-      expect(check).toMatchObject({ atBest: 10, now: 60, lowest: 10, bestNow: 0, afterClose: 0 });
+      expect(check).toMatchObject({ atBest: 10, now: 60, lowest: 10, lastOpenWait: 10, bestNow: 0, afterClose: 0 });
       expect(check?.restMean).toBeCloseTo(restMean, 10);
     }
     if (outcome === 'afterClose') {
