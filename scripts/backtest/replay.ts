@@ -105,18 +105,8 @@ export function bestTimeCheck(
   if (typeof posted !== 'number' && !afterClose) return { checks: 1, unverified: 1 };
   const restMean = waits.reduce((sum, { wait }) => sum + wait, 0) / waits.length;
   const atBest = typeof posted === 'number' ? posted : restMean;
-  const lowest = Math.min(...waits.map(({ wait }) => wait));
-  return {
-    checks: 1,
-    compared: 1,
-    bestNow: Number(now),
-    afterClose,
-    atBest,
-    restMean,
-    now: origin.wait,
-    lowest,
-    lastOpenWait: lastOpen.wait,
-  };
+  const scale = { now: origin.wait, lowest: Math.min(...waits.map(({ wait }) => wait)), lastOpenWait: lastOpen.wait };
+  return { checks: 1, compared: 1, bestNow: Number(now), afterClose, atBest, restMean, ...scale };
 }
 
 export async function replay(park: ParkSeries, options: ReplayOptions) {

@@ -147,10 +147,8 @@ export function rideOutlookOf(
       : expectedWait(profile, { id, wait }, from, to, timeZone, parkRatio),
   );
   const best = bestTimeOf(times, expected);
-  return {
-    outlook: expected.map((minutes) => (minutes === null ? null : toStep(minutes))),
-    bestTime: best && { at: best.at, wait: toStep(best.wait) },
-  };
+  const outlook = expected.map((minutes) => (minutes === null ? null : toStep(minutes)));
+  return { outlook, bestTime: best && { at: best.at, wait: toStep(best.wait) } };
 }
 
 /** The lowest expected wait and its time, the earliest of equals; null when nothing is expected. */

@@ -79,10 +79,9 @@ export function updateProfile(
     const ride = profile.rides[id];
     const known = ride?.buckets[slot];
     let bucket: ProfileBucket | undefined;
-    // Waits longer than the maximum are an upstream glitch.
     if (waitThen === null) bucket = known && withOpenShare(known, 0);
     else if (waitThen > MAX_WAIT_MINUTES) continue;
-    else if (waitNow === null) bucket = known && withOpenShare(withLevel(known, waitThen), 1);
+    else if (waitNow === null) bucket = known && withOpenShare(known, 1, waitThen);
     else if (waitNow !== undefined && waitNow <= MAX_WAIT_MINUTES) {
       bucket = withOpenShare(observe(known, waitThen, waitNow - waitThen), 1);
     }
@@ -112,16 +111,12 @@ function observe(bucket: ProfileBucket | undefined, wait: number, change: number
 
 const movedLevel = (level: number, wait: number) => round(level + LEVEL_WEIGHT * (wait - level), 1);
 
-function withLevel(bucket: ProfileBucket, wait: number): ProfileBucket {
-  const next: ProfileBucket = [...bucket];
-  next[0] = movedLevel(bucket[0], wait);
-  return next;
-}
-
-function withOpenShare(bucket: ProfileBucket, open: 0 | 1): ProfileBucket {
+/** The slot seen open or closed; `wait` (open) moves its level too. */
+function withOpenShare(bucket: ProfileBucket, open: 0 | 1, wait?: number): ProfileBucket {
   const share = bucket[8] ?? 1;
   const next: ProfileBucket = [...bucket];
   next[8] = round(share + OPEN_WEIGHT * (open - share), 3);
+  if (wait !== undefined) next[0] = movedLevel(bucket[0], wait);
   return next;
 }
 
