@@ -20,6 +20,9 @@ export default defineConfig({
           environment: 'node',
           // Each file starts real servers (site, Blobs, fake upstreams) on loopback.
           testTimeout: 60_000,
+          // Polls wait on background refreshes, which a machine busy with the browser tier slows
+          // past poll's default second.
+          expect: { poll: { timeout: 10_000 } },
           // Three files at a time even on two cores (Vitest's default here is one): most of a
           // file's time is spent waiting on its servers, upstream delays and deadlines.
           maxWorkers: 3,

@@ -15,14 +15,15 @@ export const EMBEDDER_PORT = Number(process.env.BROWSER_EMBEDDER_PORT ?? SITE_PO
 
 /**
  * The harness gives this park a learned usual day and today so far, a quarter busier: the charts
- * have something to draw. Paris, unless it is within two hours of its midnight (no outlook left to
- * draw); then Anaheim, nine hours behind. Chosen once by the Playwright runner (its environment
- * reaches the harness and every worker), so all agree even across that moment.
+ * have something to draw. Paris from 06:00 to 21:59 there; else (little of the day behind, or no
+ * outlook left to draw) Anaheim, nine hours behind. Chosen once by the Playwright runner (its
+ * environment reaches the harness and every worker), so all agree even across that moment. The
+ * request tier's seeded MCP test uses it too.
  */
 const parisHour = Number(
   new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: 'numeric', hourCycle: 'h23' }).format(),
 );
-process.env.PARK_WITH_DAY ??= parisHour < 22 ? 'alphaland-paris' : 'alphaland';
+process.env.PARK_WITH_DAY ??= parisHour >= 6 && parisHour < 22 ? 'alphaland-paris' : 'alphaland';
 export const PARK_WITH_DAY = process.env.PARK_WITH_DAY;
 /** How much busier than usual the seeded day is. */
 export const SEEDED_CROWD = 1.25;
