@@ -135,9 +135,15 @@ function answer(res: http.ServerResponse, reply: Reply | Exclude<FaultMode, 'ok'
 
 /** A loopback port nobody listens on right now (connections to it are refused). */
 export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await once(server.close(), 'close');
+  const [port = 0] = await freePorts(1);
   return port;
+}
+
+/** `count` distinct loopback ports nobody listens on right now (all held open until each is known). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer().listen(0, '127.0.0.1'));
+  await Promise.all(servers.map((server) => once(server, 'listening')));
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => once(server.close(), 'close')));
+  return ports;
 }

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type HttpError, unavailableAs503 } from '../platform/errors.ts';
-import type { AfterAnswer } from '../platform/http.ts';
+import { type AfterAnswer, NO_STORE, respond, withBaseHeaders } from '../platform/http.ts';
 import { hitRateLimit, type RateLimit } from '../platform/rate-limit.ts';
 import { toolDefinitions } from './tools.ts';
 
@@ -24,8 +24,8 @@ const PREFLIGHT = {
 
 /** A JSON-RPC error outside any request (id null), as the SDK's transport writes its own. */
 function rpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
-  const body = { jsonrpc: '2.0', error: { code: -32000, message }, id: null };
-  return Response.json(body, { status, headers: { ...CORS, 'Cache-Control': 'no-store', ...headers } });
+  const json = { jsonrpc: '2.0', error: { code: -32000, message }, id: null };
+  return respond({ status, json, headers: { ...CORS, ...headers } });
 }
 
 /**
@@ -34,7 +34,7 @@ function rpcError(status: number, message: string, headers: Record<string, strin
  * GET (a server-sent event stream) and DELETE (ending a session) mean nothing without sessions: 405.
  */
 export async function handleMcpRequest(request: Request, { client, later }: { client: string; later?: AfterAnswer }) {
-  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: PREFLIGHT });
+  if (request.method === 'OPTIONS') return respond({ status: 204, empty: true, headers: PREFLIGHT });
   if (request.method !== 'POST') return rpcError(405, 'Method not allowed: use POST', { Allow: 'POST, OPTIONS' });
   try {
     await unavailableAs503('service unavailable', () => hitRateLimit(MCP_RATE_LIMIT, client));
@@ -56,7 +56,5 @@ export async function handleMcpRequest(request: Request, { client, later }: { cl
   await server.connect(transport);
   const response = await transport.handleRequest(request);
   later?.(server.close());
-  for (const [name, value] of Object.entries({ ...CORS, 'Cache-Control': 'no-store' }))
-    response.headers.set(name, value);
-  return response;
+  return withBaseHeaders(response, { ...CORS, 'Cache-Control': NO_STORE });
 }

@@ -52,6 +52,24 @@ export function respond(answer: Answer): Response {
   return new Response(body, { status: answer.status ?? 200, headers });
 }
 
+/**
+ * A response built by a library (the MCP SDK's transport, Astro's pages) with the base headers it
+ * lacks and `headers` set: on Netlify nothing adds them to a function's or page's answer.
+ */
+export function withBaseHeaders(response: Response, headers: Record<string, string> = {}): Response {
+  const missing = Object.entries(BASE_HEADERS).filter(([name]) => !response.headers.has(name));
+  const added = [...missing, ...Object.entries(headers)];
+  try {
+    for (const [name, value] of added) response.headers.set(name, value);
+    return response;
+  } catch {
+    // Headers of some responses (e.g. a fetch result) are immutable: answer a copy.
+    const copy = new Response(response.body, response);
+    for (const [name, value] of added) copy.headers.set(name, value);
+    return copy;
+  }
+}
+
 /** The JSON body a client sees for an HttpError (also the OpenAPI examples of error responses). */
 export function errorBody(error: HttpError): Record<string, unknown> {
   return { error: error.message, ...error.details };

@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASE_HEADERS } from '../../src/platform/http.ts';
+import { baseHeadersOf } from '../support/http-headers.ts';
 import { MCP_TOOL_NAMES } from '../support/mcp-tools.ts';
 
 /**
@@ -31,5 +33,19 @@ describe('POST /mcp, its own Netlify function', () => {
     const response = await fetch(`${BASE}/mcp`, { headers: { Accept: 'text/event-stream' } });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it("carries the site's base headers on a tool list, a 405 and a preflight", async () => {
+    const answers = [
+      await fetch(`${BASE}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      }),
+      await fetch(`${BASE}/mcp`, { headers: { Accept: 'text/event-stream' } }),
+      await fetch(`${BASE}/mcp`, { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'POST' } }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 405, 204]);
+    for (const answer of answers) expect(baseHeadersOf(answer)).toEqual(BASE_HEADERS);
   });
 });

@@ -1,17 +1,25 @@
+import { freePorts } from '../../scripts/fake-http-server.mts';
+
 /**
  * What the browser-test harness (tests/support/browser-site.mts) and the tests agree on.
- * Ports are fixed rather than OS-assigned because Playwright's `webServer` and the tests must
- * know them before anything starts; set BROWSER_TEST_PORT when two runs share a machine (the
- * fake upstream then moves along with it).
+ * Playwright's `webServer` and the tests must know the ports before anything starts, so the
+ * Playwright runner finds three free ones when it loads this file (its environment reaches the
+ * harness and every worker, which then read them); BROWSER_TEST_PORT (and BROWSER_UPSTREAM_PORT,
+ * BROWSER_EMBEDDER_PORT) name them instead.
  */
-export const SITE_PORT = Number(process.env.BROWSER_TEST_PORT ?? 4329);
-export const UPSTREAM_PORT = Number(process.env.BROWSER_UPSTREAM_PORT ?? SITE_PORT + 100);
+if (!process.env.BROWSER_TEST_PORT || !process.env.BROWSER_UPSTREAM_PORT || !process.env.BROWSER_EMBEDDER_PORT) {
+  const [site, upstream, embedder] = await freePorts(3);
+  process.env.BROWSER_TEST_PORT ??= String(site);
+  process.env.BROWSER_UPSTREAM_PORT ??= String(upstream);
+  process.env.BROWSER_EMBEDDER_PORT ??= String(embedder);
+}
+export const SITE_PORT = Number(process.env.BROWSER_TEST_PORT);
+export const UPSTREAM_PORT = Number(process.env.BROWSER_UPSTREAM_PORT);
+/** Where the harness serves a page of "another site" that embeds the widget (a different origin). */
+export const EMBEDDER_PORT = Number(process.env.BROWSER_EMBEDDER_PORT);
 
 /** The harness gives this park a history sample from 30 minutes ago: its rides rise and fall. */
 export const PARK_WITH_HISTORY = 'alpha-adventure-world';
-
-/** Where the harness serves a page of "another site" that embeds the widget (a different origin). */
-export const EMBEDDER_PORT = Number(process.env.BROWSER_EMBEDDER_PORT ?? SITE_PORT + 200);
 
 /**
  * The harness gives this park a learned usual day and today so far, a quarter busier: the charts

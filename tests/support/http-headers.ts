@@ -1,3 +1,5 @@
+import { BASE_HEADERS } from '../../src/platform/http.ts';
+
 /**
  * Parsers for the header fields the discovery tests check, so tests compare meanings rather than
  * spellings: `rel=api-catalog` and `REL="API-Catalog"` are the same link (RFC 8288 §3).
@@ -120,4 +122,9 @@ export function parseCacheControl(value: string | null): Map<string, string> {
     if (name) directives.set(name.toLowerCase(), rest.join('=').replace(/^"|"$/g, ''));
   }
   return directives;
+}
+
+/** What `response` sends for each of the site's base headers (src/platform/http.ts), to compare with them. */
+export function baseHeadersOf(response: Response): Record<string, string | null> {
+  return Object.fromEntries(Object.keys(BASE_HEADERS).map((name) => [name, response.headers.get(name)]));
 }

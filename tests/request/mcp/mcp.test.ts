@@ -8,9 +8,11 @@ import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-
 import { seedParkHistory } from '../../../scripts/seed-history.mts';
 import { startBlobsServer } from '../../../server/blobs.mts';
 import { CREDIT } from '../../../src/mcp/tools.ts';
+import { BASE_HEADERS } from '../../../src/platform/http.ts';
 import { WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
 import { PARK_WITH_DAY, SEEDED_CROWD } from '../../support/browser-harness.ts';
+import { baseHeadersOf } from '../../support/http-headers.ts';
 import { MCP_TOOL_NAMES } from '../../support/mcp-tools.ts';
 import { type ServedSite, startServedSite } from '../../support/served-site.ts';
 
@@ -219,6 +221,20 @@ describe('POST /mcp over plain HTTP', () => {
   });
 });
 
+describe('the answers of /mcp', () => {
+  // The local runtime adds nothing to a function's answer, as Netlify adds nothing.
+  it("carry the site's base headers, whoever built them: the SDK, a 405, a preflight, a JSON-RPC error", async () => {
+    const answers = [
+      await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })),
+      await post('{'),
+      await fetch(`${site.url}/mcp`, { headers: { Accept: 'text/event-stream' } }),
+      await fetch(`${site.url}/mcp`, { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'POST' } }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 400, 405, 204]);
+    for (const answer of answers) expect(baseHeadersOf(answer)).toEqual(BASE_HEADERS);
+  });
+});
+
 describe('POST /mcp rate limit', () => {
   it('admits 60 calls a minute per client and answers the next with 429, Retry-After and a JSON-RPC error', async () => {
     const fresh = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url } });
@@ -236,6 +252,7 @@ describe('POST /mcp rate limit', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
       expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+      expect(baseHeadersOf(refused)).toEqual(BASE_HEADERS);
     } finally {
       await fresh.stop();
     }

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLED_FUNCTIONS_DIR, FUNCTION_SOURCES_DIR } from '../../../scripts/bundle-functions.mts';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { copyProject } from '../../../scripts/netlify-cli.mts';
+import { BASE_HEADERS } from '../../../src/platform/http.ts';
+import { baseHeadersOf } from '../../support/http-headers.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 let copy: string;
@@ -253,6 +255,48 @@ describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () =>
       expect(response.headers.get('netlify-cache-tag')).toBeNull();
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(response.headers.get('netlify-vary')).toBe('query=park');
+    });
+  });
+  describe('every answer of every function', () => {
+    let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
+    beforeAll(async () => {
+      blobs = await startLocalBlobs();
+    });
+    afterAll(() => blobs.stop());
+
+    const json = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const scheduled = { method: 'POST', headers: json, body: '{"next_run":null}' };
+    const answers: [string, string, RequestInit][] = [
+      ['mcp', 'POST /mcp', { method: 'POST', headers: json, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }],
+      ['mcp', 'POST /mcp', { method: 'POST', headers: json, body: '{' }],
+      ['mcp', 'GET /mcp', {}],
+      ['mcp', 'OPTIONS /mcp', { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'POST' } }],
+      ['location', 'POST /api/location', { method: 'POST', headers: json, body: '{}' }],
+      ['contact', 'POST /api/contact', { method: 'POST', headers: json, body: '{}' }],
+      ['contact', 'OPTIONS /api/contact', { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'POST' } }],
+      ...['contact-retry', 'daily-publish', 'network-share', 'photo-token-refresh'].map(
+        (name): [string, string, RequestInit] => [name, `POST /.netlify/functions/${name}`, scheduled],
+      ),
+      ['ssr', 'GET /api/wait-times?park=nowhere', {}],
+      ['ssr', 'GET /nowhere', {}],
+    ];
+    const handlerOf = async (name: string) => {
+      const file = name === 'ssr' ? '.netlify/v1/functions/ssr/ssr.mjs' : `${BUNDLED_FUNCTIONS_DIR}/${name}.mjs`;
+      const module = await import(pathToFileURL(path.join(copy, file)).href);
+      return module.default as (request: Request, context: Context) => Promise<Response>;
+    };
+
+    it('covers every bundled function', async () => {
+      const covered = new Set(answers.map(([name]) => name));
+      for (const { name } of await userFunctions()) expect(covered, name).toContain(name);
+    });
+
+    // Netlify adds nothing to a function's answer: netlify.toml's headers reach static files only.
+    it.each(answers)("%s answers %s with the site's base headers", async (name, request, init) => {
+      const [, target = ''] = request.split(' ');
+      const context = { ip: '203.0.113.10', params: {}, waitUntil: () => {} } as unknown as Context;
+      const response = await (await handlerOf(name))(new Request(`https://site.example${target}`, init), context);
+      expect(baseHeadersOf(response)).toEqual(BASE_HEADERS);
     });
   });
 });
