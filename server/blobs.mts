@@ -42,6 +42,8 @@ export async function startGatedBlobs(options: {
   const backend = `http://127.0.0.1:${(await blobs.start()).port}`;
   /** The ETag of each key's value (null: none), as the gate last wrote or read it in the key's turn. */
   const etags = new Map<string, string | null>();
+  /** Writes under way in each folder (`/site/store/dir`): the BlobsServer's temporary files are there. */
+  const writing = new Map<string, number>();
   /** Each busy key's last change in line; the entry goes when the key is idle. */
   const lines = new Map<string, Promise<void>>();
   const inTurn = <T,>(key: string, work: () => Promise<T>): Promise<T> => {
@@ -82,7 +84,13 @@ export async function startGatedBlobs(options: {
         const current = ifNoneMatch || ifMatch ? await etagOf(req, key) : null;
         if ((ifNoneMatch === '*' && current !== null) || (ifMatch !== undefined && ifMatch !== current)) return [412];
         etags.delete(key);
-        const { status } = await forward(req, key, method, method === 'PUT' ? body : undefined);
+        const folder = key.slice(0, key.lastIndexOf('/'));
+        writing.set(folder, (writing.get(folder) ?? 0) + 1);
+        const { status } = await forward(req, key, method, method === 'PUT' ? body : undefined).finally(() => {
+          const left = (writing.get(folder) ?? 1) - 1;
+          if (left === 0) writing.delete(folder);
+          else writing.set(folder, left);
+        });
         if (status !== 200 || method === 'DELETE') return [status];
         etags.set(key, hash(body));
         return [status, hash(body)];
@@ -95,10 +103,14 @@ export async function startGatedBlobs(options: {
       const prefix = url.searchParams.get('prefix') ?? '';
       const folder = path.join(directory, 'entries', site, name); // BlobsServer's layout
       const page = await listFolder(folder, prefix, url.searchParams.get('directories') === 'true');
+      // A dot-named file no client wrote, in a folder being written to, is a write's temporary file.
+      const temporary = (blobKey: string) =>
+        /\/\.[^/]*$/.test(blobKey) && !etags.get(blobKey) && writing.has(blobKey.slice(0, blobKey.lastIndexOf('/')));
+      const keys = page.keys.map((blob) => `${key}/${blob}`).filter((blobKey) => !temporary(blobKey));
       const listed = await Promise.all(
-        page.keys.map(async (blob) => ({
-          key: blob,
-          etag: await inTurn(`${key}/${blob}`, () => etagOf(req, `${key}/${blob}`)),
+        keys.map(async (blobKey) => ({
+          key: blobKey.slice(key.length + 1),
+          etag: await inTurn(blobKey, () => etagOf(req, blobKey)),
         })),
       );
       const blobs = listed.filter((blob) => blob.etag !== null);
@@ -142,7 +154,7 @@ const noop = () => {};
 /**
  * The keys (and with `directories`, the folders) of a store's folder under `prefix`, walked as the
  * BlobsServer walks it but by entry type alone: an entry that vanishes meanwhile (a delete, or a
- * write's dot-named temporary file renamed onto its key) is simply not there, never the end of the list.
+ * write's dot-named temporary file renamed onto its key) is simply absent, never the end of the list.
  */
 async function listFolder(root: string, prefix: string, directories: boolean, folder = '') {
   const page = { keys: [] as string[], directories: [] as string[] };
@@ -154,7 +166,7 @@ async function listFolder(root: string, prefix: string, directories: boolean, fo
   );
   for (const entry of entries) {
     const key = folder ? `${folder}/${entry.name}` : entry.name;
-    if (entry.name.startsWith('.') || !(key.startsWith(prefix) || prefix.startsWith(key))) continue;
+    if (!(key.startsWith(prefix) || prefix.startsWith(key))) continue;
     if (!entry.isDirectory()) {
       if (key.startsWith(prefix)) page.keys.push(key);
     } else if (directories && key.startsWith(prefix)) page.directories.push(key);

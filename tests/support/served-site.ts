@@ -46,7 +46,8 @@ export async function startServedSite(
     output += chunk;
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`site did not start:\n${output}`)), 30_000);
+    // Well under 2 s on a quiet machine; a machine busy with other test runs can take many times that.
+    const timer = setTimeout(() => reject(new Error(`site did not start:\n${output}`)), 90_000);
     const onData = () => {
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match?.[1]) {

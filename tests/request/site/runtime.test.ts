@@ -27,6 +27,8 @@ const FUNCTIONS: Record<string, string> = {
 
 let root: string;
 let site: RunningSite;
+/** When the site started: its first scheduled run's `next_run` is later (on a busy machine, long before the check). */
+let started: number;
 const get = (pathname: string, init?: RequestInit) => fetch(`${site.url}${pathname}`, init);
 
 beforeAll(async () => {
@@ -37,6 +39,7 @@ beforeAll(async () => {
   for (const [file, source] of Object.entries(FUNCTIONS)) {
     await writeFile(path.join(root, 'netlify/functions', file), source);
   }
+  started = Date.now();
   site = await startSite({
     host: '127.0.0.1',
     port: 0,
@@ -55,7 +58,8 @@ describe('the local runtime', () => {
     const response = await get('/api/echo/42', { method: 'POST', body: 'hello' });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ method: 'POST', params: { id: '42' }, ip: '127.0.0.1', body: 'hello' });
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    // As on Netlify, nothing is added to a function's own answer: the base headers are the function's to send.
+    expect(response.headers.get('x-content-type-options')).toBeNull();
   });
 
   it.each([
@@ -83,7 +87,7 @@ describe('the local runtime', () => {
   it('runs a scheduled function on its own config.schedule with a next_run body', async () => {
     const runs = () => (globalThis as { tickerRuns?: { next_run: string }[] }).tickerRuns ?? [];
     await eventually(() => runs().length >= 1, 5_000);
-    expect(Date.parse(runs()[0]?.next_run ?? '')).toBeGreaterThan(Date.now() - 2_000);
+    expect(Date.parse(runs()[0]?.next_run ?? '')).toBeGreaterThan(started);
     expect((await get('/.netlify/functions/ticker', { method: 'POST' })).status).toBe(404);
   });
 
