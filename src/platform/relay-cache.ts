@@ -1,4 +1,4 @@
-import { UpstreamUnavailableError } from './errors.ts';
+import { upstreamUnavailable } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 
 /**
@@ -78,7 +78,7 @@ export function relayCache<S, T>(options: {
     const young = (entry?: Entry<T>) => entry && at - entry.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS;
     const entry = young(state.latest) ? state.latest : await readStored(subject);
     if (!entry || !young(entry)) {
-      throw new UpstreamUnavailableError(((state.failedAt ?? at) + RELAY_BACKOFF_MS - at) / 1000);
+      throw upstreamUnavailable(((state.failedAt ?? at) + RELAY_BACKOFF_MS - at) / 1000);
     }
     state.latest = entry;
     return answer(entry, FALLBACK_CACHE_MS, true);
