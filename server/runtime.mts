@@ -50,7 +50,7 @@ export async function startSite({ host, port, siteUrl, dataDir, root }: SiteOpti
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<unknown> => {
-    res.setHeader('X-Content-Type-Options', 'nosniff'); // CONTRACT: on every answer, whoever builds it.
+    res.setHeader('X-Content-Type-Options', 'nosniff'); // docs/contract.md: on every answer, whoever builds it.
     const hosts = req.headersDistinct.host ?? [];
     if (hosts.length !== 1 || !HOST.test(hosts[0] ?? '') || !URL.canParse(`http://${hosts[0]}/`)) {
       return writeResponse(errorAnswer(400, 'invalid Host header'), res);
