@@ -29,7 +29,8 @@ module.exports = {
     {
       name: 'features-off-the-platform-sdk',
       severity: 'error',
-      comment: 'Feature code takes and returns plain values; only src/platform/ imports @netlify/* (DESIGN.md).',
+      comment:
+        'Feature code takes and returns plain values; only src/platform/ imports @netlify/* (docs/architecture.md).',
       from: { path: '^src/(wait-times|location|contact|jobs|photo-feed|discovery)/' },
       to: { path: '(^|/)node_modules/@netlify/' },
     },

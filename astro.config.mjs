@@ -45,7 +45,7 @@ export default defineConfig({
   // Astro serves no POST of ours (those are Netlify functions); unsupported methods get our 405.
   security: {
     checkOrigin: false,
-    // CONTRACT: HTML pages carry a Content-Security-Policy. Astro adds script-src and style-src
+    // docs/contract.md: HTML pages carry a Content-Security-Policy. Astro adds script-src and style-src
     // with the hashes of the scripts and styles it emits (https://docs.astro.build/en/reference/configuration-reference/#securitycsp).
     csp: {
       directives: [

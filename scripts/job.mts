@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { startBlobsServer } from '../server/blobs.mts';
-import { createContext, loadFunctions } from '../server/functions.mts';
+import { loadFunctions, scheduledInvocation } from '../server/functions.mts';
 import type { DeliveryReport } from '../src/contact/contact.ts';
 import { loadConfig } from '../src/platform/config.ts';
 
@@ -47,12 +47,9 @@ function summary(body: Record<string, unknown>, status: number): string {
 const blobs = await startBlobsServer(path.resolve(root, config.DATA_DIR));
 const pending: Promise<unknown>[] = [];
 try {
-  const url = new URL(`/.netlify/functions/${fn.name}`, config.SITE_URL);
-  const headers = { 'Content-Type': 'application/json' };
-  const request = new Request(url, { method: 'POST', headers, body: '{"next_run":null}' });
   const waitUntil = (promise: Promise<unknown>) => pending.push(promise);
-  const context = createContext({ ip: '127.0.0.1', url, params: {}, siteUrl: config.SITE_URL, waitUntil });
-  const response = await fn.handler(request, context);
+  const invocation = scheduledInvocation(fn.name, { siteUrl: config.SITE_URL, nextRun: null, waitUntil });
+  const response = await fn.handler(...invocation);
   const text = await response.text();
   const json = response.headers.get('content-type')?.startsWith('application/json');
   const body: Record<string, unknown> = json ? JSON.parse(text) : {};

@@ -55,9 +55,21 @@ export function createContext(options: Pick<Context, 'ip' | 'url' | 'params' | '
   return { ...context, site: { id: 'local', name: 'site-api', url: siteUrl } } as unknown as Context;
 }
 
+/** The request and context Netlify invokes a scheduled function with: a POST to its default URL with `next_run`. */
+export function scheduledInvocation(
+  name: string,
+  options: { siteUrl: string; nextRun: Date | null; waitUntil: Context['waitUntil'] },
+): [Request, Context] {
+  const { siteUrl, nextRun, waitUntil } = options;
+  const url = new URL(`/.netlify/functions/${name}`, siteUrl);
+  const body = JSON.stringify({ next_run: nextRun?.toISOString() ?? null });
+  const request = new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+  return [request, createContext({ ip: '127.0.0.1', url, params: {}, siteUrl, waitUntil })];
+}
+
 /**
- * Runs each scheduled function on its `config.schedule`, the way Netlify invokes it (a POST with
- * `next_run`), so a self-hosted site retries its contact outbox and runs its jobs on its own.
+ * Runs each scheduled function on its `config.schedule`, as Netlify invokes it, so a self-hosted
+ * site retries its contact outbox and runs its jobs on its own.
  */
 export function scheduleFunctions(functions: LoadedFunction[], siteUrl: string, waitUntil: Context['waitUntil']) {
   return functions.flatMap((fn) => {
@@ -65,11 +77,8 @@ export function scheduleFunctions(functions: LoadedFunction[], siteUrl: string, 
     if (!schedule) return [];
     const onError = (error: unknown) => console.error(`Function ${fn.name} failed:`, error);
     return new Cron(schedule, { timezone: 'UTC', protect: true, catch: onError }, async (job: Cron) => {
-      const url = new URL(`/.netlify/functions/${fn.name}`, siteUrl);
-      const body = JSON.stringify({ next_run: job.nextRun()?.toISOString() ?? null });
-      const request = new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-      const context = createContext({ ip: '127.0.0.1', url, params: {}, siteUrl, waitUntil });
-      await (await fn.handler(request, context)).body?.cancel();
+      const invocation = scheduledInvocation(fn.name, { siteUrl, nextRun: job.nextRun(), waitUntil });
+      await (await fn.handler(...invocation)).body?.cancel();
     });
   });
 }

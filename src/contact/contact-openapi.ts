@@ -1,4 +1,4 @@
-import { MethodNotAllowedError } from '../platform/errors.ts';
+import { methodNotAllowed } from '../platform/errors.ts';
 import {
   ANONYMOUS,
   errorResponseObject,
@@ -85,7 +85,7 @@ export const contactPaths: Record<string, JsonObject> = {
         ),
         '405': errorResponseObject(
           'Only POST (and the OPTIONS preflight) is answered here; `Allow` lists them.',
-          new MethodNotAllowedError(['POST', 'OPTIONS']),
+          methodNotAllowed(['POST', 'OPTIONS']),
           ['Allow'],
         ),
         '413': answer(

@@ -85,19 +85,17 @@ z.strictObject({
     .check(z.describe('A `mailto:` link to write to instead; absent when the site offers no address.')),
 }).check(z.meta({ id: 'ContactUnavailable' }));
 
-const unixMs = () => z.int().check(z.minimum(0));
-
 /** A message in the outbox (Blobs store `contact`) until the mail server accepts it. */
 export const OutboxMessageSchema = z.object({
   id: z.uuid(),
   messageId: z.string().check(z.regex(/^<[^<>\s]+@[^<>\s]+>$/)),
-  receivedAt: unixMs(),
+  receivedAt: z.unixMs(),
   name: z.string(),
   email: z.string(),
   message: z.string(),
   attempts: z.int().check(z.minimum(0)),
   /** Nobody may try to send it before this; also how a sender claims it. */
-  nextAttemptAt: unixMs(),
+  nextAttemptAt: z.unixMs(),
   /** The last failure's error code: never a server's words or the message. */
   lastError: z.optional(z.string().check(z.maxLength(100))),
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Negotiator from 'negotiator';
-import { ForbiddenError, HttpError } from '../platform/errors.ts';
+import { forbidden, HttpError } from '../platform/errors.ts';
 import { type Answer, NO_STORE } from '../platform/http.ts';
 import { mediaTypeOf } from '../platform/request-body.ts';
 import type { ContactOutcome } from './contact-schemas.ts';
@@ -37,7 +37,7 @@ export function contactPreflight(request: Request, siteUrl: string): Answer {
 export function assertOwnOrigin(request: Request, siteUrl: string): void {
   const origin = request.headers.get('origin');
   if (origin !== null && !isOwnOrigin(origin, request, siteUrl)) {
-    throw new ForbiddenError('cross-site form posts are not accepted');
+    throw forbidden('cross-site form posts are not accepted');
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Config, getConfig } from '../platform/config.ts';
-import { HttpError, TooManyRequestsError } from '../platform/errors.ts';
+import { HttpError, serviceUnavailable } from '../platform/errors.ts';
 import { hitRateLimit, type RateLimit } from '../platform/rate-limit.ts';
 import { validBody } from '../platform/request-body.ts';
 import {
@@ -47,10 +47,8 @@ function mailSettings(config: Config): MailSettings | null {
 
 /** 503 with CONTACT_MAILTO as the fallback; without it no `mailto`, never the private CONTACT_TO. */
 function contactUnavailable(config: Config, retryAfterSeconds?: number): HttpError {
-  return new HttpError(503, 'contact unavailable', {
-    details: config.CONTACT_MAILTO ? { mailto: `mailto:${config.CONTACT_MAILTO}` } : {},
-    headers: retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {},
-  });
+  const details = config.CONTACT_MAILTO ? { mailto: `mailto:${config.CONTACT_MAILTO}` } : {};
+  return serviceUnavailable('contact unavailable', { details, retryAfterSeconds });
 }
 
 /** The RFC 5322 msg-id: unique per message, the same on every retry. */
@@ -81,7 +79,7 @@ export async function submitContactMessage(
   try {
     await hitRateLimit(CONTACT_RATE_LIMIT, options.client, now);
   } catch (error) {
-    if (error instanceof TooManyRequestsError) throw error;
+    if (error instanceof HttpError && error.status === 429) throw error;
     // Uncounted messages would let a flood that slows Blobs down past the limit: mailto instead.
     console.warn(`contact: rate limit could not be checked (${errorCodeOf(error)}); answered 503`);
     throw contactUnavailable(config, 60);

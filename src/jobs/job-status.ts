@@ -15,7 +15,7 @@ import { hookTarget } from './publish-job.ts';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** CONTRACT: the daily publish job is `stale` when its last run is more than 26 hours old. */
+/** docs/contract.md: the daily publish job is `stale` when its last run is more than 26 hours old. */
 export const PUBLISH_STALE_AFTER_MS = 26 * HOUR;
 /** The sharing job runs hourly: three missed runs in a row make it `stale`. */
 export const SHARE_STALE_AFTER_MS = 3 * HOUR;
@@ -75,7 +75,7 @@ export function publishStatusOf(records: JobRecords, now: number, hookUrl: strin
   };
 }
 
-/** CONTRACT: not `fresh` within 7 days of expiry; a token without a set expiry is not known to expire. */
+/** docs/contract.md: not `fresh` within 7 days of expiry; a token without a set expiry is not known to expire. */
 export function tokenOf(token: string | undefined, expiresAt: string | undefined, now: number): NetworkStatus['token'] {
   if (!token) return { configured: false, expiresAt: null, fresh: false, daysLeft: null };
   if (!expiresAt) return { configured: true, expiresAt: null, fresh: true, daysLeft: null };

@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '../platform/errors.ts';
+import { serviceUnavailable } from '../platform/errors.ts';
 import {
   errorResponseObject,
   type JsonObject,
@@ -11,7 +11,7 @@ import { RECORDS_UNAVAILABLE } from './job-status.ts';
 const unavailable = {
   '503': errorResponseObject(
     'The job records cannot be read right now; a status would be a guess.',
-    new ServiceUnavailableError(RECORDS_UNAVAILABLE),
+    serviceUnavailable(RECORDS_UNAVAILABLE),
     PUBLIC_HEADERS,
   ),
 };

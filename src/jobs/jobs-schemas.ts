@@ -5,7 +5,6 @@ const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-ref
 
 const isoTime = (description: string) => z.iso.datetime({ offset: true }).check(z.describe(description));
 const count = () => z.int().check(z.minimum(0));
-const unixMs = count;
 const httpStatus = () => z.int().check(z.minimum(100), z.maximum(599));
 const outcome = () => z.enum(['success', 'failure']);
 
@@ -106,26 +105,26 @@ export const NetworkStatusSchema = z
 
 // Stored records (Blobs store `jobs`); times are Unix milliseconds.
 
-const nonEmpty = () => z.string().check(z.minLength(1));
-
 /** Written when a run starts, so that a run that never ends is noticed. */
-export const RunStartSchema = z.object({ runId: nonEmpty(), startedAt: unixMs() });
+export const RunStartSchema = z.object({ runId: z.nonEmpty(), startedAt: z.unixMs() });
 
 /** One finished run of a job; kept in a bounded history and as the job's `last` record. */
 export const StoredRunSchema = z.object({
-  runId: nonEmpty(),
+  runId: z.nonEmpty(),
   job: JobNameSchema,
-  startedAt: unixMs(),
-  finishedAt: unixMs(),
+  startedAt: z.unixMs(),
+  finishedAt: z.unixMs(),
   outcome: outcome(),
   message: z.string(),
   // A publish run's call of the build hook; `target` is a digest of the hook URL, never the URL.
-  hook: z.optional(z.nullable(z.object({ calledAt: unixMs(), status: z.nullable(httpStatus()), target: nonEmpty() }))),
+  hook: z.optional(
+    z.nullable(z.object({ calledAt: z.unixMs(), status: z.nullable(httpStatus()), target: z.nonEmpty() })),
+  ),
   shares: z.optional(z.object({ shared: count(), failed: count(), waiting: count() })),
 });
 
 /** The newest share attempt as stored: the public body, with `at` in Unix ms. */
-export const StoredShareSchema = z.object({ ...NetworkShareSchema.shape, at: unixMs() });
+export const StoredShareSchema = z.object({ ...NetworkShareSchema.shape, at: z.unixMs() });
 
 /** A claim on one post by one run (write-once per attempt). */
 export const ShareClaimSchema = z.object({
@@ -133,12 +132,12 @@ export const ShareClaimSchema = z.object({
   url: z.string(),
   title: z.string(),
   runId: z.string(),
-  claimedAt: unixMs(),
+  claimedAt: z.unixMs(),
 });
 
 /** How an attempt to share a post ended (write-once, next to its claim). */
 export const ShareResultSchema = z.object({
-  at: unixMs(),
+  at: z.unixMs(),
   outcome: outcome(),
   message: z.string(),
   httpStatus: z.nullable(z.int()),
@@ -146,7 +145,7 @@ export const ShareResultSchema = z.object({
 });
 
 /** The posts already in the feed when sharing began; they are never shared. */
-export const ShareBaselineSchema = z.object({ at: unixMs(), postIds: z.array(z.string()) });
+export const ShareBaselineSchema = z.object({ at: z.unixMs(), postIds: z.array(z.string()) });
 
 export type JobName = z.output<typeof JobNameSchema>;
 export type PublishStatus = z.output<typeof PublishStatusSchema>;

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { HttpError, UnauthorizedError } from '../platform/errors.ts';
+import { authChallenge } from '../platform/errors.ts';
 import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { checkRateLimit, type RateLimit, reserveAttempt } from '../platform/rate-limit.ts';
 import type { ProtectedResourceMetadata } from './location-schemas.ts';
@@ -87,8 +87,8 @@ export async function requireBearerToken(
 ): Promise<void> {
   const credentials = readCredentials(request);
   const { expected, siteUrl, client, failures, later } = options;
-  const missing = () => new UnauthorizedError(bearerChallenge(siteUrl), 'bearer token required');
-  const invalid = () => new UnauthorizedError(bearerChallenge(siteUrl, INVALID_TOKEN), 'invalid token');
+  const missing = () => authChallenge(401, 'bearer token required', bearerChallenge(siteUrl));
+  const invalid = () => authChallenge(401, 'invalid token', bearerChallenge(siteUrl, INVALID_TOKEN));
   if (expected === undefined) throw credentials.kind === 'none' ? missing() : invalid();
   if (credentials.kind === 'none') {
     await checkRateLimit(failures, client, { later });
@@ -102,7 +102,5 @@ export async function requireBearerToken(
   await attempt.confirm();
   if (credentials.kind === 'token') throw invalid();
   const challenge = bearerChallenge(siteUrl, { code: 'invalid_request', description: credentials.reason });
-  throw new HttpError(400, credentials.reason, {
-    headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' },
-  });
+  throw authChallenge(400, credentials.reason, challenge);
 }

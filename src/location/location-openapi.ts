@@ -1,4 +1,4 @@
-import { MethodNotAllowedError } from '../platform/errors.ts';
+import { methodNotAllowed } from '../platform/errors.ts';
 import {
   errorResponseObject,
   headerRefs,
@@ -46,7 +46,7 @@ export const locationPaths: Record<string, JsonObject> = {
       more: {
         '405': errorResponseObject(
           'The path answers GET, HEAD, OPTIONS and POST only; `Allow` lists them.',
-          new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS', 'POST']),
+          methodNotAllowed(['GET', 'HEAD', 'OPTIONS', 'POST']),
           ['Allow', ...PUBLIC_HEADERS],
         ),
       },

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../platform/errors.ts';
+import { badRequest } from '../platform/errors.ts';
 import { validBody } from '../platform/request-body.ts';
 import {
   type Location,
@@ -34,7 +34,7 @@ export function parseLocationUpdate(
   now: number,
 ): { format: UpdateFormat; update: LocationUpdate | null } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new BadRequestError('body must be a JSON object');
+    throw badRequest('body must be a JSON object');
   }
   // Told apart by their marker members, OwnTracks first (it may carry anything).
   if ('_type' in body) return { format: 'owntracks', update: fromOwnTracks(body, now) };
@@ -82,7 +82,7 @@ function fromOverland(body: object, now: number): LocationUpdate | null {
 }
 
 function fixTime(at: number, now: number, path: string): number {
-  if (at > now + MAX_CLOCK_SKEW_MS) throw new BadRequestError(INVALID, [{ path, message: 'is in the future' }]);
+  if (at > now + MAX_CLOCK_SKEW_MS) throw badRequest(INVALID, [{ path, message: 'is in the future' }]);
   return Math.min(at, now);
 }
 

@@ -22,7 +22,7 @@ import {
 } from './location-schemas.ts';
 import { answerFor, type LocationUpdate, parseLocationUpdate } from './location-update.ts';
 
-/** The travel-mode pin (CONTRACT.md): a late fix never replaces a newer one; nothing finer than 0.01° is kept. */
+/** The travel-mode pin (docs/contract.md): a late fix never replaces a newer one; nothing finer than 0.01° is kept. */
 
 export const LOCATION_CACHE_TAG = 'location';
 /** OwnTracks can attach large images. */

@@ -1,4 +1,4 @@
-import { UpstreamUnavailableError } from '../platform/errors.ts';
+import { upstreamUnavailable } from '../platform/errors.ts';
 import {
   errorResponseObject,
   type JsonObject,
@@ -32,7 +32,7 @@ export const photoFeedPaths: Record<string, JsonObject> = {
     more: {
       '502': errorResponseObject(
         'The platform failed and there is no earlier feed (up to 24 hours old) to fall back on.',
-        new UpstreamUnavailableError(30),
+        upstreamUnavailable(30),
         ['Retry-After', ...PUBLIC_HEADERS],
       ),
     },

@@ -1,8 +1,5 @@
 import * as z from '../platform/zod-mini.ts';
 
-const unixMs = () => z.int().check(z.minimum(0));
-const nonEmpty = () => z.string().check(z.minLength(1));
-
 const webUrl = (description: string) => z.url({ protocol: /^https?$/ }).check(z.describe(description));
 
 export const PhotoItemSchema = z
@@ -24,7 +21,7 @@ export const PhotoFeedSchema = z
   .strictObject({
     configured: z.boolean().check(z.describe('Whether the feed is set up; false means `items` is always empty.')),
     updatedAt: z
-      .nullable(unixMs())
+      .nullable(z.unixMs())
       .check(z.describe('Unix time in milliseconds of the fetch that produced `items`; null when unconfigured.')),
     items: z.array(PhotoItemSchema).check(z.describe('Recent posts, newest first; may be empty.')),
   })
@@ -36,7 +33,7 @@ export const PhotoFeedSchema = z
 
 /** One entry of `GET /me/media` with the fields we ask for; everything but the id may be missing. */
 export const GraphMediaSchema = z.object({
-  id: nonEmpty(),
+  id: z.nonEmpty(),
   caption: z.optional(z.string()),
   media_type: z.optional(z.string()),
   media_url: z.optional(z.string()),
@@ -49,7 +46,7 @@ export const GraphMediaPageSchema = z.object({ data: z.array(z.unknown()) });
 
 /** `GET /refresh_access_token` answer. */
 export const GraphTokenSchema = z.object({
-  access_token: nonEmpty(),
+  access_token: z.nonEmpty(),
   expires_in: z.number().check(z.int(), z.positive()),
 });
 
@@ -59,17 +56,17 @@ export const GraphErrorSchema = z.object({ error: z.object({ code: z.optional(z.
 // Stored records (Blobs store `photo-feed`).
 
 /** The last good feed, the fallback when the platform fails. */
-export const StoredPhotoFeedSchema = z.object({ fetchedAt: unixMs(), items: z.array(PhotoItemSchema) });
+export const StoredPhotoFeedSchema = z.object({ fetchedAt: z.unixMs(), items: z.array(PhotoItemSchema) });
 
 /**
  * A refreshed long-lived token. `lineage` is a digest of the configured token it descends from,
  * so that a newly configured token replaces a refreshed old one.
  */
 export const StoredPhotoTokenSchema = z.object({
-  accessToken: nonEmpty(),
-  lineage: nonEmpty(),
-  refreshedAt: unixMs(),
-  expiresAt: unixMs(),
+  accessToken: z.nonEmpty(),
+  lineage: z.nonEmpty(),
+  refreshedAt: z.unixMs(),
+  expiresAt: z.unixMs(),
 });
 
 export type PhotoItem = z.output<typeof PhotoItemSchema>;

@@ -7,7 +7,7 @@ import { type PhotoFeed, type PhotoItem, StoredPhotoFeedSchema } from './photo-f
 import { fetchRecentMedia } from './photo-platform-api.ts';
 import { currentPhotoToken } from './photo-token.ts';
 
-/** CONTRACT: cached 5 minutes like wait-times, with the same fallback rules (the one relay). */
+/** docs/contract.md: cached 5 minutes like wait-times, with the same fallback rules (the one relay). */
 const relay = relayCache<string, PhotoItem[]>({
   label: 'Photo feed',
   keyOf: (key) => key,

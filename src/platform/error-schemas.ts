@@ -8,7 +8,7 @@ const IssueSchema = z
   })
   .check(z.meta({ id: 'Issue' }));
 
-/** Every error body (CONTRACT: "an object with a string field `error`"; a 400 may add `issues`). */
+/** Every error body (docs/contract.md: an object with a string `error`; a 400 may add `issues`). */
 export const ErrorSchema = z
   .strictObject({
     error: z.string().check(z.describe('What went wrong, in a few words. Never echoes input.')),

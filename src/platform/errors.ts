@@ -1,5 +1,10 @@
-/** An error answered with its status and a message safe for a client (never input, upstream bodies or stacks). */
+/**
+ * The one error shape answered to a client: a status, a message safe for a client (never input,
+ * upstream bodies or stacks), extra body fields (`details`) and headers. Features throw it through
+ * the named constructors below; `errorResponse` (http.ts) is the one place it becomes a response.
+ */
 export class HttpError extends Error {
+  override name = 'HttpError';
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly details: Record<string, unknown>;
@@ -10,7 +15,6 @@ export class HttpError extends Error {
     options: { headers?: Record<string, string>; details?: Record<string, unknown>; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
-    this.name = new.target.name;
     this.status = status;
     this.headers = options.headers ?? {};
     this.details = options.details ?? {};
@@ -20,57 +24,41 @@ export class HttpError extends Error {
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) });
 
 /** 400; `issues` lists the fields when a body failed validation. */
-export class BadRequestError extends HttpError {
-  constructor(message: string, issues?: { path: string; message: string }[]) {
-    super(400, message, issues ? { details: { issues } } : {});
-  }
-}
+export const badRequest = (message: string, issues?: { path: string; message: string }[]) =>
+  new HttpError(400, message, issues ? { details: { issues } } : {});
 
-/** 401; `challenge` is the `WWW-Authenticate` value. */
-export class UnauthorizedError extends HttpError {
-  constructor(challenge: string, message = 'unauthorized') {
-    super(401, message, { headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' } });
-  }
-}
+/** A bearer-protected resource's refusal, never stored: 401 (token missing or wrong) or 400 (malformed credentials). */
+export const authChallenge = (status: 400 | 401, message: string, challenge: string) =>
+  new HttpError(status, message, { headers: { 'WWW-Authenticate': challenge, 'Cache-Control': 'no-store' } });
 
 /** 403: understood but refused, e.g. a form posted to us from another site. */
-export class ForbiddenError extends HttpError {
-  constructor(message = 'forbidden') {
-    super(403, message);
-  }
-}
+export const forbidden = (message = 'forbidden') => new HttpError(403, message);
 
-export class NotFoundError extends HttpError {
-  constructor(message = 'not found') {
-    super(404, message);
-  }
-}
+export const notFound = (message = 'not found') => new HttpError(404, message);
 
-export class MethodNotAllowedError extends HttpError {
-  constructor(allow: readonly string[]) {
-    super(405, 'method not allowed', { headers: { Allow: allow.join(', ') } });
-  }
-}
+export const methodNotAllowed = (allow: readonly string[]) =>
+  new HttpError(405, 'method not allowed', { headers: { Allow: allow.join(', ') } });
 
-export class TooManyRequestsError extends HttpError {
-  constructor(retryAfterSeconds: number) {
-    super(429, 'too many requests', { headers: retryAfter(retryAfterSeconds) });
-  }
-}
+export const payloadTooLarge = (maxBytes: number) => new HttpError(413, `body larger than ${maxBytes} bytes`);
+
+export const unsupportedMediaType = (message: string) => new HttpError(415, message);
+
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new HttpError(429, 'too many requests', { headers: retryAfter(retryAfterSeconds) });
 
 /** 502: an upstream failed and there is nothing honest to fall back on. */
-export class UpstreamUnavailableError extends HttpError {
-  constructor(retryAfterSeconds: number, cause?: unknown) {
-    super(502, 'upstream unavailable', { headers: retryAfter(retryAfterSeconds), cause });
-  }
-}
+export const upstreamUnavailable = (retryAfterSeconds: number, cause?: unknown) =>
+  new HttpError(502, 'upstream unavailable', { headers: retryAfter(retryAfterSeconds), cause });
 
 /** 503: a feature is not configured or its backing service is unavailable. */
-export class ServiceUnavailableError extends HttpError {
-  constructor(message: string, details: Record<string, unknown> = {}) {
-    super(503, message, { details });
-  }
-}
+export const serviceUnavailable = (
+  message: string,
+  options: { details?: Record<string, unknown>; retryAfterSeconds?: number | undefined } = {},
+) =>
+  new HttpError(503, message, {
+    details: options.details ?? {},
+    headers: options.retryAfterSeconds ? retryAfter(options.retryAfterSeconds) : {},
+  });
 
 /** `work`, with any failure but an HttpError (Blobs down, say) logged and answered 503 `message`. */
 export async function unavailableAs503<T>(message: string, work: () => Promise<T>): Promise<T> {
@@ -79,7 +67,7 @@ export async function unavailableAs503<T>(message: string, work: () => Promise<T
   } catch (error) {
     if (error instanceof HttpError) throw error;
     console.warn(`${message}: ${(error as Error).message}`);
-    throw new ServiceUnavailableError(message);
+    throw serviceUnavailable(message);
   }
 }
 

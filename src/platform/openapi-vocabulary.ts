@@ -1,5 +1,5 @@
 // Builders for OpenAPI 3.1 objects, so that path files stay declarative, and what every area shares.
-import { HttpError, MethodNotAllowedError } from './errors.ts';
+import { HttpError, methodNotAllowed } from './errors.ts';
 import { errorBody } from './http.ts';
 
 export type JsonObject = Record<string, unknown>;
@@ -68,7 +68,7 @@ export function errorResponseObject(description: string, error: HttpError, heade
 /** The 405 of a read-only public resource (`publicJsonRoutes`): GET, HEAD and OPTIONS only. */
 export const readOnlyMethodNotAllowed: JsonObject = errorResponseObject(
   'The path answers GET, HEAD and OPTIONS only; `Allow` lists them.',
-  new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS']),
+  methodNotAllowed(['GET', 'HEAD', 'OPTIONS']),
   ['Allow', ...PUBLIC_HEADERS],
 );
 
@@ -82,6 +82,7 @@ export const notModified: JsonObject = {
 type PublicGet = Record<'operationId' | 'summary' | 'description' | 'ok', string> & {
   tag: (typeof TAGS)[number]['name'];
   content: JsonObject;
+  parameters?: JsonObject[];
   more?: JsonObject;
 };
 export function publicGet({ tag, ok, content, more = {}, ...operation }: PublicGet): JsonObject {

@@ -1,6 +1,6 @@
 import type { NetlifyLocals } from '@astrojs/netlify';
 import type { APIContext, APIRoute } from 'astro';
-import { MethodNotAllowedError } from './errors.ts';
+import { methodNotAllowed } from './errors.ts';
 import { type AfterAnswer, errorResponse, respond } from './http.ts';
 
 /** Public, anonymous GET responses may be read by any origin. */
@@ -66,6 +66,6 @@ export function publicJsonRoutes(
           Allow: allow.join(', '),
         },
       }),
-    ALL: () => errorResponse(new MethodNotAllowedError(allow), PUBLIC_CORS_HEADERS),
+    ALL: () => errorResponse(methodNotAllowed(allow), PUBLIC_CORS_HEADERS),
   };
 }

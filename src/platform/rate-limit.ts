@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { clientIdentity } from './client-identity.ts';
-import { TooManyRequestsError } from './errors.ts';
+import { tooManyRequests } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
 import * as z from './zod-mini.ts';
@@ -62,7 +62,7 @@ async function refusal(rule: RateLimit, standing: Standing, now: number) {
   const hits = [...standing.earlier, ...slots.map((slot) => slot?.at ?? now)];
   const oldest = hits.length > 0 ? Math.min(...hits) : now;
   return {
-    error: new TooManyRequestsError((oldest + rule.windowMs - now) / 1000),
+    error: tooManyRequests((oldest + rule.windowMs - now) / 1000),
     // A slot gone since the listing was given back just now: worth another look too.
     deciding: slots.some((slot) => slot === null || (slot.pending === true && now - slot.at < PENDING_MAX_MS)),
   };

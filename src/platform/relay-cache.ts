@@ -1,9 +1,9 @@
-import { UpstreamUnavailableError } from './errors.ts';
+import { upstreamUnavailable } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 
 /**
  * The one relay: how the service passes on an upstream's data (wait times, the photo feed) under
- * CONTRACT.md "Freshness" and "Upstream down". Data is reused for `RELAY_FRESH_FOR_MS`, from memory
+ * docs/contract.md, "Wait times". Data is reused for `RELAY_FRESH_FOR_MS`, from memory
  * or from shared storage (Blobs) when another instance fetched it moments ago; one upstream request
  * per key is in flight, and callers arriving during a refresh of known data get that data at once.
  * When the upstream fails, the last good data up to `RELAY_FALLBACK_MAX_AGE_MS` old is answered with
@@ -12,7 +12,7 @@ import { type AfterAnswer, finishLater } from './http.ts';
  */
 
 const MINUTE = 60_000;
-/** Upstream data is reused this long (SPEC 4.1: cached for 5 minutes). */
+/** Upstream data is reused this long (docs/contract.md: 5 minutes). */
 export const RELAY_FRESH_FOR_MS = 5 * MINUTE;
 export const RELAY_FALLBACK_MAX_AGE_MS = 24 * 60 * MINUTE;
 export const RELAY_BACKOFF_MS = 30_000;
@@ -78,7 +78,7 @@ export function relayCache<S, T>(options: {
     const young = (entry?: Entry<T>) => entry && at - entry.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS;
     const entry = young(state.latest) ? state.latest : await readStored(subject);
     if (!entry || !young(entry)) {
-      throw new UpstreamUnavailableError(((state.failedAt ?? at) + RELAY_BACKOFF_MS - at) / 1000);
+      throw upstreamUnavailable(((state.failedAt ?? at) + RELAY_BACKOFF_MS - at) / 1000);
     }
     state.latest = entry;
     return answer(entry, FALLBACK_CACHE_MS, true);

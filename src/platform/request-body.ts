@@ -1,4 +1,4 @@
-import { BadRequestError, HttpError } from './errors.ts';
+import { badRequest, payloadTooLarge, unsupportedMediaType } from './errors.ts';
 import * as z from './zod-mini.ts';
 
 export type BodyKind = 'json' | 'form';
@@ -39,8 +39,8 @@ export async function readBody(
     (candidate) =>
       mediaType === MEDIA_TYPES[candidate] || (candidate === 'json' && /^application\/[\w.-]+\+json$/.test(mediaType)),
   );
-  if (!kind) throw new HttpError(415, `content type must be ${accept.map((k) => MEDIA_TYPES[k]).join(' or ')}`);
-  const text = await readCappedText(request, maxBytes, () => new HttpError(413, `body larger than ${maxBytes} bytes`));
+  if (!kind) throw unsupportedMediaType(`content type must be ${accept.map((k) => MEDIA_TYPES[k]).join(' or ')}`);
+  const text = await readCappedText(request, maxBytes, () => payloadTooLarge(maxBytes));
   if (kind === 'form') {
     const fields: Record<string, string> = Object.create(null);
     for (const [name, value] of new URLSearchParams(text)) if (!Object.hasOwn(fields, name)) fields[name] = value;
@@ -49,7 +49,7 @@ export async function readBody(
   try {
     return { kind, value: JSON.parse(text) };
   } catch {
-    throw new BadRequestError('body is not valid JSON');
+    throw badRequest('body is not valid JSON');
   }
 }
 
@@ -58,5 +58,5 @@ export function validBody<S extends z.core.$ZodType>(schema: S, value: unknown, 
   const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  throw new BadRequestError(message, issues);
+  throw badRequest(message, issues);
 }

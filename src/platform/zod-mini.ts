@@ -6,3 +6,11 @@ import en from 'zod/v4/locales/en.js';
 z.config(en());
 
 export * from 'zod/mini';
+
+// Our own helpers, shared by every feature's schemas (a function, so each use can add its own description).
+
+/** A time in Unix milliseconds. */
+export const unixMs = () => z.int().check(z.minimum(0));
+
+/** A string with at least one character. */
+export const nonEmpty = () => z.string().check(z.minLength(1));

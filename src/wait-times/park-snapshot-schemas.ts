@@ -1,16 +1,15 @@
 import * as z from '../platform/zod-mini.ts';
 
 export const minutes = z.int().check(z.minimum(0));
-export const unixMs = z.int().check(z.minimum(0));
 
 /** The last good upstream answer for one park (the fallback when the upstream fails), rides normalised. */
 export const ParkSnapshotSchema = z.object({
-  fetchedAt: unixMs,
+  fetchedAt: z.unixMs(),
   rides: z.array(z.object({ id: z.int(), name: z.string(), wait: minutes, open: z.boolean() })),
 });
 
 /** The waits of every ride at one fetch, by upstream ride id (`null`: closed); trend and forecast compare these. */
-export const HistorySampleSchema = z.object({ at: unixMs, waits: z.record(z.string(), z.nullable(minutes)) });
+export const HistorySampleSchema = z.object({ at: z.unixMs(), waits: z.record(z.string(), z.nullable(minutes)) });
 
 export type ParkSnapshot = z.output<typeof ParkSnapshotSchema>;
 export type SnapshotRide = ParkSnapshot['rides'][number];

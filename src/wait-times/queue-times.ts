@@ -10,7 +10,7 @@ export async function fetchQueueTimes(baseUrl: string, parkId: number): Promise<
     label,
     url: `${baseUrl}/parks/${parkId}/queue_times.json`,
     headers: { Accept: 'application/json', 'User-Agent': 'site-api (+wait-times relay)' },
-    // CONTRACT: "slow (over 8 s)" is down, so a timeout is not retried; network errors and 5xx once.
+    // docs/contract.md: slower than 8 s is down, so a timeout is not retried; network errors and 5xx once.
     timeoutMs: 8_000,
     retries: 1,
     retryOn: TRANSIENT_STATUSES,

@@ -1,13 +1,10 @@
-import { UpstreamUnavailableError } from '../platform/errors.ts';
+import { upstreamUnavailable } from '../platform/errors.ts';
 import {
-  ANONYMOUS,
   errorResponseObject,
-  headerRefs,
   type JsonObject,
   jsonContent,
-  notModified,
   PUBLIC_HEADERS,
-  readOnlyMethodNotAllowed,
+  publicGet,
   thrownBy,
 } from '../platform/openapi-vocabulary.ts';
 import { RELAY_BACKOFF_MS } from '../platform/relay-cache.ts';
@@ -15,7 +12,7 @@ import { waitTimesExample } from './example.ts';
 import { PARK_SLUGS } from './parks.ts';
 import { parkFromQuery } from './wait-times.ts';
 
-/** A GET of one park's data: the `park` parameter, the 200, and the park rules, caching and relay failures. */
+/** A GET of one park's data: the `park` parameter, the 200, and the park rules and relay failures. */
 export function parkGet(get: {
   operationId: string;
   summary: string;
@@ -24,47 +21,39 @@ export function parkGet(get: {
   ok: { description: string; schemaId: string; example: unknown };
 }): JsonObject {
   const { park, ok, ...operation } = get;
-  return {
-    get: {
-      ...operation,
-      tags: ['Wait times'],
-      security: ANONYMOUS,
-      parameters: [
-        {
-          name: 'park',
-          in: 'query',
-          required: true,
-          description: park.description,
-          schema: { type: 'string', enum: PARK_SLUGS },
-          example: park.example,
-        },
-      ],
-      responses: {
-        '200': {
-          description: ok.description,
-          headers: headerRefs('ETag', ...PUBLIC_HEADERS),
-          content: jsonContent(ok.schemaId, ok.example),
-        },
-        '304': notModified,
-        '400': errorResponseObject(
-          '`park` is missing or empty.',
-          thrownBy(() => parkFromQuery(null)),
-          PUBLIC_HEADERS,
-        ),
-        '404': errorResponseObject(
-          '`park` is not one of the 17 slugs.',
-          thrownBy(() => parkFromQuery('atlantis')),
-          PUBLIC_HEADERS,
-        ),
-        '405': readOnlyMethodNotAllowed,
-        '502': errorResponseObject(
-          'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
-          new UpstreamUnavailableError(RELAY_BACKOFF_MS / 1000),
-          ['Retry-After', ...PUBLIC_HEADERS],
-        ),
+  return publicGet({
+    ...operation,
+    tag: 'Wait times',
+    parameters: [
+      {
+        name: 'park',
+        in: 'query',
+        required: true,
+        description: park.description,
+        schema: { type: 'string', enum: PARK_SLUGS },
+        example: park.example,
       },
+    ],
+    ok: ok.description,
+    content: jsonContent(ok.schemaId, ok.example),
+    more: {
+      '400': errorResponseObject(
+        '`park` is missing or empty.',
+        thrownBy(() => parkFromQuery(null)),
+        PUBLIC_HEADERS,
+      ),
+      '404': errorResponseObject(
+        '`park` is not one of the 17 slugs.',
+        thrownBy(() => parkFromQuery('atlantis')),
+        PUBLIC_HEADERS,
+      ),
+      '502': errorResponseObject(
+        'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
+        upstreamUnavailable(RELAY_BACKOFF_MS / 1000),
+        ['Retry-After', ...PUBLIC_HEADERS],
+      ),
     },
-  };
+  });
 }
 
 export const waitTimesPaths: Record<string, JsonObject> = {

@@ -1,6 +1,5 @@
 import * as z from '../platform/zod-mini.ts';
 import { MAX_WAIT_MINUTES } from './forecast/wait-profile-schemas.ts';
-import { unixMs } from './park-snapshot-schemas.ts';
 
 const TrendSchema = z.enum(['up', 'down', 'flat']).check(
   z.meta({
@@ -32,7 +31,7 @@ export const SourceSchema = z
 
 export const WaitTimesSchema = z
   .strictObject({
-    updatedAt: unixMs.check(z.describe('Unix time in milliseconds of the upstream fetch that produced the data.')),
+    updatedAt: z.unixMs().check(z.describe('Unix time in milliseconds of the upstream fetch that produced the data.')),
     source: SourceSchema,
     rides: z.array(RideSchema).check(z.describe('Rides of the park, sorted by name.')),
   })

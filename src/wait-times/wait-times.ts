@@ -1,5 +1,5 @@
 import { getConfig } from '../platform/config.ts';
-import { BadRequestError, NotFoundError } from '../platform/errors.ts';
+import { badRequest, notFound } from '../platform/errors.ts';
 import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { relayCache } from '../platform/relay-cache.ts';
 import { readRecord, writeRecord } from '../platform/store.ts';
@@ -60,9 +60,9 @@ function contextOf(park: Park, snapshot: ParkSnapshot, fromUpstream: boolean, la
 
 /** The park named by the `park` query parameter: 400 when missing, 404 when unknown. */
 export function parkFromQuery(value: string | null): Park {
-  if (value === null || value === '') throw new BadRequestError('missing park');
+  if (value === null || value === '') throw badRequest('missing park');
   const park = findPark(value);
-  if (!park) throw new NotFoundError('unknown park');
+  if (!park) throw notFound('unknown park');
   return park;
 }
 

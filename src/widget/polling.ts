@@ -1,7 +1,7 @@
 import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
 import type { WaitTimes } from '../wait-times/wait-times-schemas.ts';
 
-/** The API reuses its data for 5 minutes (SPEC 4.1): asking sooner only returns the same answer. */
+/** The API reuses its data for 5 minutes (docs/contract.md): asking sooner only returns the same answer. */
 const FRESH_MS = 5 * 60_000;
 /** Never ask more often than this, whatever the data says. */
 const MIN_INTERVAL_MS = 60_000;

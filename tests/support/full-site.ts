@@ -1,5 +1,5 @@
-import { type FakePhotoGraph, startFakePhotoGraph } from '../../scripts/fake-job-services.mts';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
+import { type FakePhotoGraph, startFakePhotoGraph } from './fake-job-services.ts';
 import { type OpenApi, OpenApiValidator } from './openapi-validator.ts';
 import { type ServedSite, startServedSite } from './served-site.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';

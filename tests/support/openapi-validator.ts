@@ -4,7 +4,7 @@ import addFormatsModule from 'ajv-formats';
 /**
  * JSON Schema 2020-12 validation (OpenAPI 3.1's dialect) of values against parts of an OpenAPI
  * document: the document is registered whole under an id, so every `$ref` inside resolves as it
- * does for any client (notes/standards.md §4: Ajv 8 `ajv/dist/2020`, `strict: false`).
+ * does for any client (Ajv 8 `ajv/dist/2020` for JSON Schema 2020-12, `strict: false` for the OpenAPI keywords it does not know).
  */
 const DOCUMENT_ID = 'https://site-api.test/openapi.json';
 

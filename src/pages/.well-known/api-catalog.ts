@@ -9,7 +9,7 @@ import { buildOpenApiDocument } from '../../discovery/openapi-document.ts';
 import { getConfig } from '../../platform/config.ts';
 import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 
-// On demand: a static file could not carry the linkset media type (notes/platform.md §7).
+// On demand: a static file could not carry the linkset media type (Astro drops the headers a prerendered endpoint sets, and serves an extension-less file as application/octet-stream).
 export const prerender = false;
 
 /** RFC 9727: the API catalog as Linkset JSON, read-only for everyone (§8). */

@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
-import { NotFoundError } from '../../platform/errors.ts';
+import { notFound } from '../../platform/errors.ts';
 import { errorResponse } from '../../platform/http.ts';
 
 export const prerender = false;
 
 /** Any other path under /api/ is a JSON 404, whatever the method. */
-export const ALL: APIRoute = () => errorResponse(new NotFoundError());
+export const ALL: APIRoute = () => errorResponse(notFound());

@@ -12,6 +12,9 @@ const localRouteCache: CacheProviderFactory<MemoryCacheProviderOptions> = (confi
     ...memory,
     async onRequest(context, next) {
       const response = await (memory.onRequest?.(context, next) ?? next());
+      // Only an answer with a validator can become a 304, so only then are the request's headers
+      // read: a page prerendered at build time has none, and Astro warns once per page when they are.
+      if (!response.headers.has('etag') && !response.headers.has('last-modified')) return response;
       const { method, headers } = context.request;
       return answerConditional(method, Object.fromEntries(headers), response);
     },

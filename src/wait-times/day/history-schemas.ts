@@ -1,6 +1,6 @@
 import * as z from '../../platform/zod-mini.ts';
 import { BUCKETS_PER_DAY, MAX_WAIT_MINUTES } from '../forecast/wait-profile-schemas.ts';
-import { minutes, unixMs } from '../park-snapshot-schemas.ts';
+import { minutes } from '../park-snapshot-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
 import { SourceSchema } from '../wait-times-schemas.ts';
 
@@ -21,7 +21,7 @@ export const DayRecordSchema = z
   .object({
     version: z.literal(1),
     date: localDate,
-    times: z.array(unixMs).check(z.maxLength(MAX_DAY_SAMPLES)),
+    times: z.array(z.unixMs()).check(z.maxLength(MAX_DAY_SAMPLES)),
     rides: z.record(z.string(), z.object({ name: z.string(), waits: z.array(z.nullable(minutes)) })),
   })
   .check(
@@ -61,7 +61,7 @@ export const CrowdLevelSchema = z
         ),
       ),
     rides: z.int().check(z.minimum(0), z.describe('How many different rides those readings cover.')),
-    since: z.nullable(unixMs).check(z.describe('Unix ms of the earliest reading compared; null without any.')),
+    since: z.nullable(z.unixMs()).check(z.describe('Unix ms of the earliest reading compared; null without any.')),
   })
   .check(
     z.meta({
@@ -77,7 +77,7 @@ const expectedWait = z.int().check(z.minimum(0), z.maximum(MAX_WAIT_MINUTES), z.
 
 export const BestTimeSchema = z
   .strictObject({
-    at: unixMs.check(z.describe('Unix ms of the half hour (one of `outlookTimes`).')),
+    at: z.unixMs().check(z.describe('Unix ms of the half hour (one of `outlookTimes`).')),
     wait: expectedWait.check(z.describe('The wait expected then, in minutes (a multiple of 5).')),
   })
   .check(
@@ -127,22 +127,22 @@ export const WaitHistorySchema = z
     park: z.enum(PARK_SLUGS).check(z.describe('The park slug asked for.')),
     date: localDate.check(z.describe("The park's current local date (YYYY-MM-DD) in `timeZone`.")),
     timeZone: z.string().check(z.describe("The park's IANA time zone; the day and the half hours follow it.")),
-    dayStartsAt: unixMs.check(z.describe('Unix ms of local midnight at the start of `date`.')),
-    dayEndsAt: unixMs.check(z.describe('Unix ms of the next local midnight (23 or 25 hours later on DST days).')),
+    dayStartsAt: z.unixMs().check(z.describe('Unix ms of local midnight at the start of `date`.')),
+    dayEndsAt: z.unixMs().check(z.describe('Unix ms of the next local midnight (23 or 25 hours later on DST days).')),
     updatedAt: z
-      .nullable(unixMs)
+      .nullable(z.unixMs())
       .check(
         z.describe('Unix ms of the newest sample (the last entry of `times`); null before the first one of the day.'),
       ),
     source: SourceSchema,
     times: z
-      .array(unixMs)
+      .array(z.unixMs())
       .check(
         z.maxLength(MAX_DAY_SAMPLES),
         z.describe('Unix ms of every sample taken so far today, ascending: about one per 5 minutes while anyone asks.'),
       ),
     outlookTimes: z
-      .array(unixMs)
+      .array(z.unixMs())
       .check(
         z.maxLength(MAX_OUTLOOK_STEPS),
         z.describe(

@@ -8,7 +8,7 @@ import { BUILT_SITE_URL, ROOT, type ServedSite, startServedSite } from '../../su
 
 /**
  * The discovery documents as a client finds them on the built server: the RFC 9727 API catalog
- * (checklist ids AC-*, LS-* from notes/standards.md), the Agent Skills index and skill, the
+ * (AC-n: the RFC 9727 requirements, LS-n: the Linkset JSON rules of RFC 9264 §4.2, numbered in docs/discovery.md), the Agent Skills index and skill, the
  * catalog `Link` on pages and API responses, and the headers of static files and HTML pages.
  */
 const SITE_URL = BUILT_SITE_URL;

@@ -10,7 +10,7 @@ import {
   startFakeNetworkApi,
   startFakePhotoGraph,
   startFakePostFeed,
-} from '../../../scripts/fake-job-services.mts';
+} from '../../support/fake-job-services.ts';
 import { eventually, ROOT, type ServedSite, startServedSite } from '../../support/served-site.ts';
 
 const MINUTE = 60_000;

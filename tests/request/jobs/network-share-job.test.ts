@@ -1,19 +1,19 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import networkShare, { config as networkShareConfig } from '../../../netlify/functions/network-share.mts';
-import {
-  type FakeNetworkApi,
-  type FakePostFeed,
-  type FeedEntry,
-  startFakeNetworkApi,
-  startFakePostFeed,
-} from '../../../scripts/fake-job-services.mts';
-import { createContext } from '../../../server/functions.mts';
+import { scheduledInvocation } from '../../../server/functions.mts';
 import { getNetworkStatus } from '../../../src/jobs/job-status.ts';
 import { ShareClaimSchema } from '../../../src/jobs/jobs-schemas.ts';
 import { sharePost } from '../../../src/jobs/network-api.ts';
 import { MAX_FAILED_ATTEMPTS, MAX_SHARES_PER_RUN, runNetworkShareJob } from '../../../src/jobs/network-share-job.ts';
 import { CLAIM_LEASE_MS, postKeyOf } from '../../../src/jobs/share-ledger.ts';
 import { createRecord } from '../../../src/platform/store.ts';
+import {
+  type FakeNetworkApi,
+  type FakePostFeed,
+  type FeedEntry,
+  startFakeNetworkApi,
+  startFakePostFeed,
+} from '../../support/fake-job-services.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 const DAY = 86_400_000;
@@ -295,10 +295,8 @@ describe('the network-share function', () => {
   it('runs hourly and answers the recorded run', async () => {
     expect(networkShareConfig).toEqual({ schedule: '@hourly' });
     publish(post(1, 10));
-    const url = new URL('http://localhost/.netlify/functions/network-share');
     const response = await networkShare(
-      new Request(url, { method: 'POST', body: '{"next_run":null}' }),
-      createContext({ ip: '127.0.0.1', url, params: {}, siteUrl: 'http://localhost', waitUntil: () => {} }),
+      ...scheduledInvocation('network-share', { siteUrl: 'http://localhost', nextRun: null, waitUntil: () => {} }),
     );
     expect(response.status).toBe(200);
     const body = await response.text();

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import dailyPublish, { config as dailyPublishConfig } from '../../../netlify/functions/daily-publish.mts';
-import { type FakeBuildHook, startFakeBuildHook } from '../../../scripts/fake-job-services.mts';
-import { createContext } from '../../../server/functions.mts';
+import { scheduledInvocation } from '../../../server/functions.mts';
 import { RUN_HISTORY_LIMIT, runHistory } from '../../../src/jobs/job-runs.ts';
 import { getPublishStatus } from '../../../src/jobs/job-status.ts';
 import { PublishStatusSchema } from '../../../src/jobs/jobs-schemas.ts';
 import { runPublishJob } from '../../../src/jobs/publish-job.ts';
+import { type FakeBuildHook, startFakeBuildHook } from '../../support/fake-job-services.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 /** Short enough to keep the tests quick; the real timeout is 10 s. */
@@ -144,11 +144,10 @@ describe('the daily publish job', () => {
 describe('the daily-publish function', () => {
   it('runs daily and answers the recorded run, 200 on success and 500 on failure', async () => {
     expect(dailyPublishConfig).toEqual({ schedule: '@daily' });
-    const url = new URL('http://localhost/.netlify/functions/daily-publish');
+    const nextRun = new Date('2026-11-22T00:00:00.000Z');
     const invoke = () =>
       dailyPublish(
-        new Request(url, { method: 'POST', body: JSON.stringify({ next_run: '2026-11-22T00:00:00.000Z' }) }),
-        createContext({ ip: '127.0.0.1', url, params: {}, siteUrl: 'http://localhost', waitUntil: () => {} }),
+        ...scheduledInvocation('daily-publish', { siteUrl: 'http://localhost', nextRun, waitUntil: () => {} }),
       );
     const ok = await invoke();
     expect(ok.status).toBe(200);

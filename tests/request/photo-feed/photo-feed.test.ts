@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import photoTokenRefresh, { config as refreshConfig } from '../../../netlify/functions/photo-token-refresh.mts';
-import { type FakePhotoGraph, startFakePhotoGraph } from '../../../scripts/fake-job-services.mts';
-import { createContext } from '../../../server/functions.mts';
+import { scheduledInvocation } from '../../../server/functions.mts';
 import { getPhotoFeed, resetPhotoFeedMemory } from '../../../src/photo-feed/photo-feed.ts';
 import { PhotoFeedSchema, StoredPhotoTokenSchema } from '../../../src/photo-feed/photo-feed-schemas.ts';
 import { currentPhotoToken, lineageOf, runPhotoTokenRefreshJob } from '../../../src/photo-feed/photo-token.ts';
 import { readRecord, writeRecord } from '../../../src/platform/store.ts';
+import { type FakePhotoGraph, startFakePhotoGraph } from '../../support/fake-job-services.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 const DAY = 86_400_000;
@@ -211,11 +211,8 @@ describe('the photo token refresh job', () => {
 
   it('runs daily as a function whose answer never shows a token', async () => {
     expect(refreshConfig).toEqual({ schedule: '30 3 * * *' });
-    const url = new URL('http://localhost/.netlify/functions/photo-token-refresh');
-    const response = await photoTokenRefresh(
-      new Request(url, { method: 'POST', body: '{"next_run":null}' }),
-      createContext({ ip: '127.0.0.1', url, params: {}, siteUrl: 'http://localhost', waitUntil: () => {} }),
-    );
+    const invocation = { siteUrl: 'http://localhost', nextRun: null, waitUntil: () => {} };
+    const response = await photoTokenRefresh(...scheduledInvocation('photo-token-refresh', invocation));
     expect(response.status).toBe(200);
     const body = await response.text();
     expect(body).not.toContain('IGQ-');

@@ -169,7 +169,7 @@ function problemsOf(request: FuzzRequest, answer: RawAnswer): string[] {
   if (request.refusedEarly) return problems;
 
   const resource = resourceOf(request.target, Object.keys(validator.document.paths));
-  // CONTRACT and README: every answer of the service carries these two. Not Astro's redirect of
+  // docs/contract.md: every answer of the service carries these two. Not Astro's redirect of
   // a path with `//`, answered before any code of ours runs (reported to the lead).
   if (answer.headers.get('x-content-type-options') !== 'nosniff') problems.push('no X-Content-Type-Options: nosniff');
   const redirectedByAstro = resource.kind === 'unusual' && [301, 308].includes(answer.status);
@@ -278,7 +278,7 @@ function report(seconds: number): string {
   return lines.join('\n');
 }
 
-describe('the built server under 10,000 generated requests', () => {
+describe(`the built server under ${(RUNS * IN_FLIGHT).toLocaleString('en')} generated requests`, () => {
   it('never fails, and every answer keeps the contract', async () => {
     const requests = fuzzRequests({
       document: validator.document,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_SITE_URL, type ServedSite, startServedSite } from '../../support/served-site.ts';
 
 /**
- * CONTRACT: what is served always names the SITE_URL the server runs with. Prerendered documents
+ * docs/contract.md: what is served always names the SITE_URL the server runs with. Prerendered documents
  * carry the SITE_URL of the build, so the served site runs only with that one.
  */
 const OWN_PATHS = /^\/(api|docs|parks|widgets|\.well-known)(\/|$)/;

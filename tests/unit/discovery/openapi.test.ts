@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts';
 import { ErrorSchema } from '../../../src/platform/error-schemas.ts';
-import { UpstreamUnavailableError } from '../../../src/platform/errors.ts';
+import { upstreamUnavailable } from '../../../src/platform/errors.ts';
 import { errorBody } from '../../../src/platform/http.ts';
 import { waitTimesExample } from '../../../src/wait-times/example.ts';
 import { PARK_SLUGS } from '../../../src/wait-times/parks.ts';
@@ -113,7 +113,7 @@ describe('the OpenAPI document', () => {
     expect(responses['400']).toMatchObject({ content: { 'application/json': { example: { error: 'missing park' } } } });
     expect(responses['404']).toMatchObject({ content: { 'application/json': { example: { error: 'unknown park' } } } });
     expect(responses['502']).toMatchObject({
-      content: { 'application/json': { example: errorBody(new UpstreamUnavailableError(30)) } },
+      content: { 'application/json': { example: errorBody(upstreamUnavailable(30)) } },
     });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerConditional } from '../../../../src/platform/cache/local-route-cache.ts';
+import localRouteCache, { answerConditional } from '../../../../src/platform/cache/local-route-cache.ts';
 
 const ETAG = '"abc"';
 const ok = (headers: Record<string, string> = { ETag: ETAG }) =>
@@ -45,5 +45,36 @@ describe('a conditional GET', () => {
     ['an error answer', 'GET', { 'if-none-match': '*' }, new Response('{}', { status: 404, headers: { ETag: ETAG } })],
   ])('leaves %s as it is', (_case, method, headers, response) => {
     expect(answerConditional(method, headers, response)).toBe(response);
+  });
+});
+
+/** A request that counts how often its headers are read (Astro warns when a prerendered page's are). */
+class WatchedRequest extends Request {
+  headerReads = 0;
+  override get headers(): Headers {
+    this.headerReads += 1;
+    return super.headers;
+  }
+}
+
+describe("the local runtime's route cache provider", () => {
+  const logger = { info() {}, warn() {}, error() {} };
+  async function answer(response: Response) {
+    const request = new WatchedRequest('http://localhost/api/photo-feed', { headers: { 'If-None-Match': ETAG } });
+    const answered = await localRouteCache({}).onRequest?.(
+      { request, url: new URL(request.url), logger },
+      async () => response,
+    );
+    return { status: answered?.status, headerReads: request.headerReads };
+  }
+
+  it("leaves the request's headers unread when the answer has no validator, as a prerendered page's has none", async () => {
+    expect(await answer(ok({}))).toEqual({ status: 200, headerReads: 0 });
+  });
+
+  it('answers a matching conditional GET with 304 when the answer has a validator', async () => {
+    const { status, headerReads } = await answer(ok());
+    expect(status).toBe(304);
+    expect(headerReads).toBeGreaterThan(0);
   });
 });

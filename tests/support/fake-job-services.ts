@@ -1,6 +1,6 @@
-import { readFixture, startFake, TEXT } from './fake-http-server.mts';
+import { readFixture, startFake, TEXT } from '../../scripts/fake-http-server.mts';
 
-// Local stand-ins for the services the jobs and the photo feed call (fake-http-server.mts), answering
+// Local stand-ins for the services the jobs and the photo feed call (scripts/fake-http-server.mts), answering
 // like the real ones: status codes, headers, bodies recorded in fixtures/.
 
 /** Netlify's build hook: a POST answers 200 with an empty body; a GET is refused. */
