@@ -1,8 +1,10 @@
 import * as z from '../../platform/zod-mini.ts';
 import { unixMs } from '../park-snapshot-schemas.ts';
+import { PARK_SLUGS } from '../parks.ts';
 
 // A park's published schedule from ThemeParks.wiki (`GET /v1/entity/{id}/schedule`): the upstream
-// rows, the rows as stored in Blobs (times decoded to Unix ms) and the public day in our answers.
+// rows, the rows as stored in Blobs (times decoded to Unix ms), the public day in our answers and
+// the body of GET /api/parks.
 
 /** Row types besides `OPERATING` (the public day); ThemeParks.wiki has no `CLOSED`. */
 const EXTRA_TYPES = ['TICKETED_EVENT', 'PRIVATE_EVENT', 'EXTRA_HOURS', 'INFO'] as const;
@@ -92,3 +94,37 @@ export type ScheduleRow = z.output<typeof ScheduleRowSchema>;
 export type StoredSchedule = z.output<typeof StoredScheduleSchema>;
 export type ParkHours = z.output<typeof ParkHoursSchema>;
 export type ParkHoursExtra = z.output<typeof ParkHoursExtraSchema>;
+
+export const ParkTodaySchema = z
+  .strictObject({
+    slug: z.enum(PARK_SLUGS).check(z.describe('The park slug every other endpoint accepts as `park`.')),
+    name: z.string().check(z.describe('The park as named here.')),
+    timeZone: z.string().check(z.describe("The park's IANA time zone.")),
+    date: localDate.check(z.describe("The park's local date at `at` (YYYY-MM-DD).")),
+    hours: z
+      .nullable(ParkHoursSchema)
+      .check(z.describe('The public day `at` belongs to; null when unknown (never means closed).')),
+    openNow: z
+      .nullable(z.boolean())
+      .check(
+        z.describe(
+          'Whether `at` is between `hours.opensAt` (included) and `hours.closesAt` (excluded); null when the hours are unknown.',
+        ),
+      ),
+  })
+  .check(z.meta({ id: 'ParkToday' }));
+
+export const ParkListSchema = z
+  .strictObject({
+    at: unixMs.check(z.describe('Unix ms of the moment `date`, `hours` and `openNow` describe.')),
+    hoursSource: z
+      .literal('themeparks.wiki')
+      .check(
+        z.describe('Where the hours come from. Credit it wherever they are shown: "Park hours: ThemeParks.wiki".'),
+      ),
+    parks: z.array(ParkTodaySchema).check(z.describe('Every park the API follows, by slug.')),
+  })
+  .check(z.meta({ id: 'ParkList' }));
+
+export type ParkToday = z.output<typeof ParkTodaySchema>;
+export type ParkList = z.output<typeof ParkListSchema>;

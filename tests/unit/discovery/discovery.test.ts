@@ -46,7 +46,7 @@ describe('the API catalog (RFC 9727)', () => {
             {
               href: `${SITE}/docs/openapi.json`,
               type: 'application/json',
-              title: 'OpenAPI 1.2.0 description of site-api',
+              title: 'OpenAPI 1.3.0 description of site-api',
             },
           ],
           'service-doc': [{ href: `${SITE}/docs/api/`, type: 'text/html', title: 'API reference' }],
@@ -273,7 +273,8 @@ describe('the reference page helpers', () => {
   });
 
   it('build a curl command from the server URL and the example of each required parameter', () => {
-    expect(curlFor(operations[0] as Operation, SITE)).toBe(`curl -s '${SITE}/api/wait-times?park=epcot'`);
+    const waitTimes = operations.find((op) => op.path === '/api/wait-times');
+    expect(curlFor(waitTimes as Operation, SITE)).toBe(`curl -s '${SITE}/api/wait-times?park=epcot'`);
   });
 
   it('build a curl command with the bearer token and the example body for a protected POST', () => {
