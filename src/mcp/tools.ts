@@ -108,7 +108,7 @@ export function toolDefinitions(later?: AfterAnswer) {
       run: async (): Promise<CallToolResult> => {
         const { body } = await getParkList({ later });
         const lines = body.parks.map(
-          (park) => `${park.slug}: ${park.name}, ${hoursPhrase(park.hours, park.timeZone, body.at)}`,
+          (park) => `${park.slug}: ${park.name}, ${hoursPhrase(park.hours, park.timeZone, Date.now())}`,
         );
         return answer({ ...body, hoursCredit: HOURS_CREDIT }, [...lines, HOURS_CREDIT].join('\n'));
       },
