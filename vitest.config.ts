@@ -7,6 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
+          setupFiles: ['tests/support/offline-upstreams.ts'],
           environment: 'node',
           // Both cores (Vitest's default here is one): the files are independent, mostly importing.
           maxWorkers: 2,
@@ -16,7 +17,7 @@ export default defineConfig({
         test: {
           name: 'request',
           include: ['tests/request/**/*.test.ts'],
-          setupFiles: ['tests/support/reset-blobs-cooldown.ts'],
+          setupFiles: ['tests/support/reset-blobs-cooldown.ts', 'tests/support/offline-upstreams.ts'],
           environment: 'node',
           // Each file starts real servers (site, Blobs, fake upstreams) on loopback.
           testTimeout: 60_000,

@@ -1,12 +1,16 @@
 import { minuteOfDay } from '../src/wait-times/local-time.ts';
 import { PARKS } from '../src/wait-times/parks.ts';
 import { type Fake, type FakeControl, HTML, readFixture, startFake } from './fake-http-server.mts';
+import { fakeScheduleOf } from './fake-park-hours.mts';
 
 // A local stand-in for queue-times.com replaying real recorded payloads (fixtures/queue-times), for
-// the tests, the bench and `npm run demo`.
+// the tests, the bench and `npm run demo`; below `/entity/{id}/schedule` it also stands in for
+// ThemeParks.wiki's park schedules (scripts/fake-park-hours.mts), so one URL serves both upstreams.
 interface QueueTimesState {
   /** Payloads served instead of the recorded ones, by queue-times park id. */
   payloads: Record<number, unknown>;
+  /** Schedules served instead of the usual ones, by ThemeParks.wiki park id. */
+  schedules: Record<string, unknown>;
 }
 export type FakeQueueTimes = Fake<QueueTimesState>;
 export type FakeQueueTimesControl = FakeControl<QueueTimesState>;
@@ -61,8 +65,14 @@ export function startFakeQueueTimes(
   options: { moving?: boolean; crowd?: number; port?: number } = {},
 ): Promise<FakeQueueTimes> {
   return startFake(
-    (): QueueTimesState => ({ payloads: {} }),
+    (): QueueTimesState => ({ payloads: {}, schedules: {} }),
     (request, fake) => {
+      const scheduleOf = /^\/entity\/([\w-]+)\/schedule$/.exec(request.path)?.[1];
+      if (scheduleOf) {
+        const park = PARKS.find((candidate) => candidate.themeParksWikiId === scheduleOf);
+        const schedule = fake.schedules[scheduleOf] ?? (park && fakeScheduleOf(park, Date.now()));
+        return schedule ? [200, JSON.stringify(schedule)] : [404, '{"message":"Entity not found"}'];
+      }
       const parkId = Number(/^\/parks\/(\d+)\/queue_times\.json$/.exec(request.path)?.[1]);
       if (!parkId) return [404, '<h1>Not found</h1>', HTML];
       const payload = fake.payloads[parkId] ?? recordedPayload(parkId);

@@ -7,6 +7,7 @@ import '../jobs/jobs-schemas.ts';
 import '../photo-feed/photo-feed-schemas.ts';
 import '../location/location-schemas.ts';
 import '../wait-times/wait-times-schemas.ts';
+import '../wait-times/hours/park-hours-schemas.ts';
 import { contactPaths } from '../contact/contact-openapi.ts';
 import { jobPaths } from '../jobs/jobs-openapi.ts';
 import { locationPaths } from '../location/location-openapi.ts';
@@ -20,12 +21,14 @@ import {
   TAGS,
 } from '../platform/openapi-vocabulary.ts';
 import { waitHistoryPaths } from '../wait-times/day/history-openapi.ts';
+import { parkHoursPaths } from '../wait-times/hours/park-hours-openapi.ts';
 import { waitTimesPaths } from '../wait-times/wait-times-openapi.ts';
 
 /** Every area's paths; each area of the API adds its paths file here. */
 const PATHS: Record<string, JsonObject> = {
   ...waitTimesPaths,
   ...waitHistoryPaths,
+  ...parkHoursPaths,
   ...locationPaths,
   ...contactPaths,
   ...jobPaths,
@@ -53,7 +56,7 @@ export function buildOpenApiDocument(siteUrl: string): OpenApiDocument {
     openapi: '3.1.0',
     info: {
       title: 'site-api',
-      version: '1.2.0',
+      version: '1.3.0',
       summary: 'Live theme-park wait times and small utility endpoints of a personal website.',
       description: [
         'The public JSON API behind a personal website. Anonymous: no keys, no registration; only `POST /api/location` (the owner updating the travel pin) needs a bearer token.',

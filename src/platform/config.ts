@@ -48,6 +48,7 @@ export const EnvironmentSchema = z.object({
   ),
   DATA_DIR: z._default(z.string().check(z.minLength(1)), '.data'),
   WAIT_TIMES_UPSTREAM_URL: baseUrl('https://queue-times.com'),
+  PARK_HOURS_UPSTREAM_URL: baseUrl('https://api.themeparks.wiki/v1'),
   // Sent as `Authorization: Bearer <token>`, so it must be an RFC 6750 b64token.
   LOCATION_TOKEN: optional(
     z

@@ -99,7 +99,10 @@ export function publicGet({ tag, ok, content, more = {}, ...operation }: PublicG
 
 /** API-wide tags, in the order the reference shows them. Each operation uses one of these names. */
 export const TAGS = [
-  { name: 'Wait times', description: 'Live ride waits for 17 theme parks, relayed from queue-times.com.' },
+  {
+    name: 'Wait times',
+    description: 'Live ride waits for 17 theme parks, relayed from queue-times.com; park hours from ThemeParks.wiki.',
+  },
   { name: 'Location', description: 'The travel-mode location pin.' },
   { name: 'Contact', description: 'Messages for the site owner.' },
   { name: 'Job status', description: 'Health of the two automated jobs.' },

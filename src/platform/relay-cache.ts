@@ -2,7 +2,7 @@ import { upstreamUnavailable } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 
 /**
- * The one relay: how the service passes on an upstream's data (wait times, the photo feed) under
+ * The one relay: how the service passes on an upstream's data (wait times, park hours, the photo feed) under
  * docs/contract.md, "Wait times". Data is reused for `RELAY_FRESH_FOR_MS`, from memory
  * or from shared storage (Blobs) when another instance fetched it moments ago; one upstream request
  * per key is in flight, and callers arriving during a refresh of known data get that data at once.
@@ -28,8 +28,25 @@ type Entry<T> = Timed<T> & { fromUpstream: boolean };
 /** `fallback`: the upstream failed and this is older data; `maxAgeSeconds`: how long a cache may reuse it. */
 type RelayAnswer<T> = Entry<T> & { fallback: boolean; maxAgeSeconds: number };
 
+/** How long data is reused, kept as a fallback, and the upstream left alone after a failure. */
+export interface RelayTiming {
+  freshForMs: number;
+  fallbackMaxAgeMs: number;
+  backoffMs: number;
+  /** Read shared storage before every upstream fetch, not only with nothing in memory (long-lived data). */
+  sharedFirst: boolean;
+}
+const RELAY_TIMING: RelayTiming = {
+  freshForMs: RELAY_FRESH_FOR_MS,
+  fallbackMaxAgeMs: RELAY_FALLBACK_MAX_AGE_MS,
+  backoffMs: RELAY_BACKOFF_MS,
+  sharedFirst: false,
+};
+
 export function relayCache<S, T>(options: {
   label: string;
+  /** Defaults: the wait-time relay's (above). */
+  timing?: RelayTiming;
   /** The memory key of a subject (a park, an account). */
   keyOf(subject: S): string;
   /** Asks the upstream; throws when it cannot give good data. */
@@ -42,6 +59,7 @@ export function relayCache<S, T>(options: {
   const states = new Map<string, { latest?: Entry<T>; inflight?: Promise<Entry<T>>; failedAt?: number }>();
   type State = NonNullable<ReturnType<typeof states.get>>;
   const now = options.now ?? (() => Date.now()); // read when called: tests fake `Date`
+  const { freshForMs, fallbackMaxAgeMs, backoffMs, sharedFirst } = options.timing ?? RELAY_TIMING;
   const nameOf = (subject: S) => `${options.label} (${options.keyOf(subject)})`;
 
   const readStored = async (subject: S): Promise<Entry<T> | undefined> => {
@@ -57,12 +75,12 @@ export function relayCache<S, T>(options: {
   const answer = (entry: Entry<T>, cacheMs: number, fallback = false): RelayAnswer<T> => {
     return { ...entry, fallback, maxAgeSeconds: Math.max(1, Math.ceil(cacheMs / 1000)) };
   };
-  const fresh = (entry: Entry<T>) => answer(entry, entry.fetchedAt + RELAY_FRESH_FOR_MS - now());
+  const fresh = (entry: Entry<T>) => answer(entry, entry.fetchedAt + freshForMs - now());
 
   const refresh = async (subject: S, state: State, later?: AfterAnswer): Promise<Entry<T>> => {
     // Another instance may have fetched moments ago; its data in shared storage saves an upstream call.
-    const stored = state.latest ? undefined : await readStored(subject);
-    if (stored && now() - stored.fetchedAt < RELAY_FRESH_FOR_MS) {
+    const stored = state.latest && !sharedFirst ? undefined : await readStored(subject);
+    if (stored && now() - stored.fetchedAt < freshForMs) {
       state.latest = stored;
       return stored;
     }
@@ -75,10 +93,10 @@ export function relayCache<S, T>(options: {
 
   const fallbackFor = async (subject: S, state: State): Promise<RelayAnswer<T>> => {
     const at = now();
-    const young = (entry?: Entry<T>) => entry && at - entry.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS;
+    const young = (entry?: Entry<T>) => entry && at - entry.fetchedAt <= fallbackMaxAgeMs;
     const entry = young(state.latest) ? state.latest : await readStored(subject);
     if (!entry || !young(entry)) {
-      throw upstreamUnavailable(((state.failedAt ?? at) + RELAY_BACKOFF_MS - at) / 1000);
+      throw upstreamUnavailable(((state.failedAt ?? at) + backoffMs - at) / 1000);
     }
     state.latest = entry;
     return answer(entry, FALLBACK_CACHE_MS, true);
@@ -92,9 +110,9 @@ export function relayCache<S, T>(options: {
       states.set(key, state);
       const at = now();
       const { latest, failedAt } = state;
-      if (latest && at - latest.fetchedAt < RELAY_FRESH_FOR_MS) return fresh(latest);
-      if (failedAt !== undefined && at - failedAt < RELAY_BACKOFF_MS) return fallbackFor(subject, state);
-      if (state.inflight && latest && at - latest.fetchedAt <= RELAY_FALLBACK_MAX_AGE_MS) {
+      if (latest && at - latest.fetchedAt < freshForMs) return fresh(latest);
+      if (failedAt !== undefined && at - failedAt < backoffMs) return fallbackFor(subject, state);
+      if (state.inflight && latest && at - latest.fetchedAt <= fallbackMaxAgeMs) {
         // Everyone but the refresh's starter gets the last data now instead of queueing behind a
         // slow upstream (a stale route-cache hit would otherwise hold a render open until it lands).
         return answer(latest, REFRESHING_CACHE_MS);

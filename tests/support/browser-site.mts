@@ -31,6 +31,7 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-browser-'));
 await seedHistory(dataDir, PARK_WITH_HISTORY);
 
 process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
+process.env.PARK_HOURS_UPSTREAM_URL = upstream.url;
 process.env.DATA_DIR = dataDir;
 process.env.HOST = '127.0.0.1';
 await import('../../server/main.mts');

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { builtSiteUrl } from '../../scripts/build-record.mts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Upstreams a test does not name answer from a closed loopback port, so that no test reaches the internet. */
+export const OFFLINE_DEFAULTS = { PARK_HOURS_UPSTREAM_URL: 'http://127.0.0.1:9' };
 
 /**
  * The SITE_URL dist/ was built for (http://localhost:4321 unless the build set one): the served site
@@ -34,7 +36,15 @@ export async function startServedSite(
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'site-api-data-')));
   const child = fork(path.join(ROOT, 'server/main.mts'), [], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ...options.env },
+    // Park hours from a closed loopback port unless a test names a fake: nothing reaches ThemeParks.wiki.
+    env: {
+      ...OFFLINE_DEFAULTS,
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      ...options.env,
+    },
     execArgv: options.clock ? ['--expose-gc', '--import', path.join(ROOT, 'tests/support/fake-clock.mjs')] : [],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

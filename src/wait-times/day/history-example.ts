@@ -4,10 +4,14 @@
  * (fixtures/touringplans, credit in CREDIT.md), sampled every 5 minutes as the service samples
  * (`gridSamples`, as the backtest samples).
  * The forecaster learns the usual day from the first six days through the same `recordSample`
- * the service runs; the seventh day, up to 10:00, is the day shown.
+ * the service runs; the seventh day, up to 10:00, is the day shown, with the hours Walt Disney
+ * World published for it (TouringPlans.com park-hours data: 09:00–20:00, no extra hours) written
+ * as ThemeParks.wiki's schedule row and read by the same code as a live schedule.
  */
 import posted from '../../../fixtures/touringplans/AK85-AK86-posted-2019-02-17-to-24.json' with { type: 'json' };
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
+import { currentDayOf } from '../hours/park-hours.ts';
+import { scheduleRowsOf } from '../hours/themeparks-wiki.ts';
 import { findPark } from '../parks.ts';
 import { gridSamples, memoryHistory, recordSample } from '../wait-history.ts';
 import { waitHistoryBody } from './history.ts';
@@ -17,6 +21,16 @@ import { addSamples, emptyDay, localDateOf } from './park-day.ts';
 const RIDES = { AK85: "Na'vi River Journey", AK86: 'Avatar Flight of Passage' } as const;
 const SHOWN_DAY = '2019-02-24';
 const SHOWN_UNTIL = Date.parse('2019-02-24T15:00:00Z'); // 10:00 Eastern
+const SHOWN_HOURS = {
+  schedule: [
+    {
+      date: SHOWN_DAY,
+      type: 'OPERATING',
+      openingTime: '2019-02-24T09:00:00-05:00',
+      closingTime: '2019-02-24T20:00:00-05:00',
+    },
+  ],
+};
 
 /** Runs the forecaster over a week of samples, once per process: history-openapi.ts awaits it as its module loads. */
 export async function waitHistoryExample(): Promise<WaitHistory> {
@@ -32,5 +46,6 @@ export async function waitHistoryExample(): Promise<WaitHistory> {
     if (localDateOf(sample.at, park.timezone) === SHOWN_DAY) day = addSamples(day, [sample], RIDES);
     else profile = (await recordSample(history, sample, park.timezone)).profile;
   }
-  return WaitHistorySchema.parse(waitHistoryBody(park, day, profile, SHOWN_UNTIL));
+  const hours = currentDayOf(scheduleRowsOf(SHOWN_HOURS, 'example'), SHOWN_UNTIL, park.timezone);
+  return WaitHistorySchema.parse(waitHistoryBody(park, day, profile, SHOWN_UNTIL, hours));
 }

@@ -1,5 +1,6 @@
 import * as z from '../../platform/zod-mini.ts';
 import { BUCKETS_PER_DAY, MAX_WAIT_MINUTES } from '../forecast/wait-profile-schemas.ts';
+import { ParkHoursSchema } from '../hours/park-hours-schemas.ts';
 import { minutes } from '../park-snapshot-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
 import { SourceSchema } from '../wait-times-schemas.ts';
@@ -129,6 +130,13 @@ export const WaitHistorySchema = z
     timeZone: z.string().check(z.describe("The park's IANA time zone; the day and the half hours follow it.")),
     dayStartsAt: z.unixMs().check(z.describe('Unix ms of local midnight at the start of `date`.')),
     dayEndsAt: z.unixMs().check(z.describe('Unix ms of the next local midnight (23 or 25 hours later on DST days).')),
+    hours: z
+      .nullable(ParkHoursSchema)
+      .check(
+        z.describe(
+          'The park\'s published hours now (from ThemeParks.wiki: credit "Park hours: ThemeParks.wiki"); null when unknown (no published row for the day, or the provider unavailable), which never means closed.',
+        ),
+      ),
     updatedAt: z
       .nullable(z.unixMs())
       .check(

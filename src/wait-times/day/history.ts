@@ -1,5 +1,7 @@
 import { halfHoursBetween, parkRatioOf, rideOutlookOf } from '../forecast/outlook.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
+import { parkHoursToday } from '../hours/park-hours.ts';
+import type { ParkHours } from '../hours/park-hours-schemas.ts';
 import type { Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';
 import { byName, getWaitTimes } from '../wait-times.ts';
@@ -13,15 +15,16 @@ import { dayBoundsOf, localDateOf } from './park-day.ts';
  * past local midnight). Asking for the live waits first keeps the day current (one upstream
  * request per park per 5 minutes, shared with GET /api/wait-times) and gives the same 502 when
  * there is nothing at all; without `later`, a refresh has written the day before it is read here.
+ * The park's hours (cached for hours, park-hours.ts) are asked for meanwhile; unknown, they are null.
  */
 export async function getWaitHistory(park: Park): Promise<{ body: WaitHistory; maxAgeSeconds: number }> {
-  const live = await getWaitTimes(park);
+  const [live, hours] = await Promise.all([getWaitTimes(park), parkHoursToday(park)]);
   const now = Date.now();
   const [day, profile] = await Promise.all([
     orNull(readDay(park.slug, localDateOf(now, park.timezone))),
     orNull(blobsHistory(park.slug).readProfile()),
   ]);
-  const body = waitHistoryBody(park, day, profile, now);
+  const body = waitHistoryBody(park, day, profile, now, hours);
   const untilMidnight = Math.ceil((body.dayEndsAt - now) / 1000);
   return { body, maxAgeSeconds: Math.max(1, Math.min(live.maxAgeSeconds, untilMidnight)) };
 }
@@ -36,13 +39,14 @@ const orNull = <T>(read: Promise<T | null>) =>
 /**
  * The body for the park's local day at `now`: the day's samples (none when `day` is another date),
  * each ride's usual day from the profile, its outlook from the newest sample to the end of the
- * day, and the crowd level. Pure (the OpenAPI example runs it).
+ * day, the crowd level and the park's published hours (null: unknown). Pure (the OpenAPI example runs it).
  */
 export function waitHistoryBody(
   park: Pick<Park, 'slug' | 'timezone'>,
   day: DayRecord | null,
   profile: WaitProfile | null,
   now: number,
+  hours: ParkHours | null = null,
 ): WaitHistory {
   const date = localDateOf(now, park.timezone);
   const { startsAt, endsAt } = dayBoundsOf(date, park.timezone);
@@ -69,6 +73,7 @@ export function waitHistoryBody(
     timeZone: park.timezone,
     dayStartsAt: startsAt,
     dayEndsAt: endsAt,
+    hours,
     updatedAt,
     source: 'queue-times.com',
     times,

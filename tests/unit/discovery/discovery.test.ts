@@ -46,7 +46,7 @@ describe('the API catalog (RFC 9727)', () => {
             {
               href: `${SITE}/docs/openapi.json`,
               type: 'application/json',
-              title: 'OpenAPI 1.2.0 description of site-api',
+              title: 'OpenAPI 1.3.0 description of site-api',
             },
           ],
           'service-doc': [{ href: `${SITE}/docs/api/`, type: 'text/html', title: 'API reference' }],
@@ -150,6 +150,15 @@ describe('Agent Skills', () => {
     expect(markdown).toContain('Never send\n`POST /api/location`');
     expect(markdown).not.toMatch(/\{\{|\}\}/);
     expect(markdown).not.toContain('\r');
+  });
+
+  it('park-wait-times teaches the park hours: where they are, unknown is not closed, the closing time, the credit', () => {
+    const markdown = renderSkill('park-wait-times', SITE);
+    expect(markdown).toContain(`curl -s '${SITE}/api/parks'`);
+    expect(markdown).toMatch(/`hours: null` means \*\*unknown\*\*, never closed/);
+    expect(markdown).toMatch(/never\nsuggest a time at or after `hours.closesAt`/);
+    expect(markdown).toContain('**Park hours: ThemeParks.wiki**');
+    expect(markdown).toMatch(/`when_to_ride\(park, ride\)`\n\(now, [^)]*the closing time\)/);
   });
 
   it('shows a real answer in the skill, valid JSON shortened to three rides', () => {
@@ -273,7 +282,8 @@ describe('the reference page helpers', () => {
   });
 
   it('build a curl command from the server URL and the example of each required parameter', () => {
-    expect(curlFor(operations[0] as Operation, SITE)).toBe(`curl -s '${SITE}/api/wait-times?park=epcot'`);
+    const waitTimes = operations.find((op) => op.path === '/api/wait-times');
+    expect(curlFor(waitTimes as Operation, SITE)).toBe(`curl -s '${SITE}/api/wait-times?park=epcot'`);
   });
 
   it('build a curl command with the bearer token and the example body for a protected POST', () => {

@@ -17,6 +17,7 @@ function history(times: number[], rides: RideDay[], outlookTimes: number[] = [])
     timeZone: 'UTC',
     dayStartsAt: MIDNIGHT,
     dayEndsAt: at(24),
+    hours: null,
     updatedAt: times.at(-1) ?? null,
     source: 'queue-times.com',
     times,
