@@ -1,5 +1,4 @@
 import * as z from '../../platform/zod-mini.ts';
-import { unixMs } from '../park-snapshot-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
 
 // A park's published schedule from ThemeParks.wiki (`GET /v1/entity/{id}/schedule`): the upstream
@@ -38,13 +37,13 @@ export const ScheduleRowSchema = z.object({
   date: localDate,
   type: z.enum(SCHEDULE_TYPES),
   description: z.nullable(z.string()),
-  opensAt: unixMs,
-  closesAt: unixMs,
+  opensAt: z.unixMs(),
+  closesAt: z.unixMs(),
 });
 
 /** Stored in Blobs (`wait-times` store, `hours/<slug>`): the last good schedule of one park. */
 export const StoredScheduleSchema = z.object({
-  fetchedAt: unixMs,
+  fetchedAt: z.unixMs(),
   rows: z.array(ScheduleRowSchema).check(z.maxLength(MAX_SCHEDULE_ROWS)),
 });
 
@@ -60,19 +59,21 @@ export const ParkHoursExtraSchema = z
     description: z
       .nullable(z.string())
       .check(z.describe('What it is, as published ("Early Entry", "Extended Evening"); null when none is given.')),
-    opensAt: unixMs.check(z.describe('Unix ms of its start.')),
-    closesAt: unixMs.check(z.describe('Unix ms of its end (may be after the next local midnight).')),
+    opensAt: z.unixMs().check(z.describe('Unix ms of its start.')),
+    closesAt: z.unixMs().check(z.describe('Unix ms of its end (may be after the next local midnight).')),
   })
   .check(z.meta({ id: 'ParkHoursExtra', description: 'Published hours outside the public day, for some guests.' }));
 
 export const ParkHoursSchema = z
   .strictObject({
-    opensAt: unixMs.check(z.describe('Unix ms of the public opening (the earliest `OPERATING` row of the day).')),
-    closesAt: unixMs.check(
-      z.describe(
-        'Unix ms of the public closing (the latest `OPERATING` row of the day); may be after the next local midnight.',
+    opensAt: z.unixMs().check(z.describe('Unix ms of the public opening (the earliest `OPERATING` row of the day).')),
+    closesAt: z
+      .unixMs()
+      .check(
+        z.describe(
+          'Unix ms of the public closing (the latest `OPERATING` row of the day); may be after the next local midnight.',
+        ),
       ),
-    ),
     extras: z
       .array(ParkHoursExtraSchema)
       .check(
