@@ -57,8 +57,10 @@ console.info(`Park days in time order (${timeZone}; a day starts at 04:00): trai
 ${percent(trainShare)}, ${range(days.training)}; validation = the rest, ${range(days.validation)}.\n`);
 if (values.fit) {
   console.info('BLEND by least absolute deviations on the training days (rows 0 and 30 stay as they are):');
-  for (const [horizon, rows] of fitRows)
-    console.info(`  [${horizon}, ${fitLad(rows).join(', ')}, 0], // ${rows.length} rows`);
+  for (const [horizon, rows] of fitRows) {
+    const [chained, usual] = fitLad(rows);
+    console.info(`  { horizon: ${horizon}, chained: ${chained}, usual: ${usual}, sharpen: 0 }, // ${rows.length} rows`);
+  }
 } else {
   report('validation', 'VALIDATION (never tuned on)');
   report('training', 'Training');

@@ -2,13 +2,13 @@ import { dayBoundsOf, localDateOf } from '../../src/wait-times/day/park-day.ts';
 import {
   chainedWait,
   expectedWait,
+  type ForecastContext,
   halfHoursBetween,
   parkRatioOf,
   rideOutlookOf,
   toStep,
 } from '../../src/wait-times/forecast/outlook.ts';
 import { bucketOf, usualWaitOf } from '../../src/wait-times/forecast/wait-profile.ts';
-import type { WaitProfile } from '../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { minuteOfDay } from '../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
 import { memoryHistory, recordSample } from '../../src/wait-times/wait-history.ts';
@@ -76,13 +76,9 @@ export function postedAt(observations: readonly Observation[], at: number, neare
  * failed advice and counts as no gain (`afterClose`, at the mean); `unverified`: down then, or
  * nothing posted near it. Undefined when nothing is posted after the origin.
  */
-export function bestTimeCheck(
-  ride: RideSeries,
-  origin: { at: number; wait: number },
-  profile: WaitProfile | null,
-  parkRatio: number,
-  timeZone: string,
-): Sums | undefined {
+export function bestTimeCheck(context: ForecastContext, ride: RideSeries, wait: number): Sums | undefined {
+  const { timeZone } = context;
+  const origin = { at: context.at, wait };
   const { endsAt } = dayBoundsOf(localDateOf(origin.at, timeZone), timeZone);
   const waits = ride.observations
     .slice(lastAtOrBefore(ride.observations, origin.at) + 1, lastAtOrBefore(ride.observations, endsAt - 1) + 1)
@@ -90,14 +86,7 @@ export function bestTimeCheck(
   const lastOpen = waits.at(-1);
   if (lastOpen === undefined) return undefined;
   const times = halfHoursBetween(origin.at, endsAt, timeZone);
-  const { bestTime } = rideOutlookOf(
-    profile,
-    { id: ride.id, wait: origin.wait },
-    origin.at,
-    times,
-    timeZone,
-    parkRatio,
-  );
+  const { bestTime } = rideOutlookOf(context, { id: ride.id, wait }, times);
   if (bestTime === null) return { checks: 1, noBestTime: 1 };
   const now = origin.wait <= bestTime.wait;
   const posted = now ? origin.wait : postedAt(ride.observations, bestTime.at, true);
@@ -134,7 +123,8 @@ export async function replay(park: ParkSeries, options: ReplayOptions) {
     }
     const { profile } = await recordSample(history, sample, timeZone);
     const latest = Object.entries(sample.waits).map(([id, wait]) => ({ id, wait }));
-    const parkRatio = parkRatioOf(profile, latest, sample.at, timeZone);
+    const moment = { profile, timeZone, at: sample.at };
+    const context = { ...moment, parkRatio: parkRatioOf(moment, latest) };
 
     for (const ride of park.rides) {
       const wait = sample.waits[ride.id];
@@ -148,11 +138,12 @@ export async function replay(park: ParkSeries, options: ReplayOptions) {
         if (outcome === null || outcome === undefined) continue;
         const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
         if (options.fitOnly) {
-          const chained = chainedWait(profile, { id: ride.id, wait }, sample.at, to, timeZone);
-          if (usual !== null) fitRows.get(horizon)?.push([outcome - wait, chained - wait, parkRatio * usual - wait]);
+          const chained = chainedWait(context, { id: ride.id, wait }, to);
+          if (usual !== null)
+            fitRows.get(horizon)?.push([outcome - wait, chained - wait, context.parkRatio * usual - wait]);
           continue;
         }
-        const ours = toStep(expectedWait(profile, { id: ride.id, wait }, sample.at, to, timeZone, parkRatio));
+        const ours = toStep(expectedWait(context, { id: ride.id, wait }, to));
         tally.add(split, ride.name, [`${segment} ${horizon}`, `all ${horizon}`], {
           n: 1,
           ours: Math.abs(ours - outcome),
@@ -164,7 +155,7 @@ export async function replay(park: ParkSeries, options: ReplayOptions) {
       // Best time: at the ride's first open sample of the day, then at the first open one of each later hour.
       if (options.fitOnly || sample.at < (nextCheckAt.get(ride.id) ?? opened)) continue;
       nextCheckAt.set(ride.id, opened + HOUR * (Math.floor((sample.at - opened) / HOUR) + 1));
-      const check = bestTimeCheck(ride, { at: sample.at, wait }, profile, parkRatio, timeZone);
+      const check = bestTimeCheck(context, ride, wait);
       if (check) tally.add(split, ride.name, ['best time'], check);
     }
   }

@@ -55,12 +55,13 @@ export function waitHistoryBody(
     wait: ride.waits.at(-1) ?? null,
   }));
   const outlookTimes = updatedAt === null ? [] : halfHoursBetween(updatedAt, endsAt, park.timezone);
-  const parkRatio = updatedAt === null ? 1 : parkRatioOf(profile, latest, updatedAt, park.timezone);
+  const moment = { profile, timeZone: park.timezone, at: updatedAt ?? now };
+  const context = { ...moment, parkRatio: updatedAt === null ? 1 : parkRatioOf(moment, latest) };
   const rides = latest
     .map(({ id, ride, wait }) => ({
       ...ride,
       usual: usualWaits(profile, id),
-      ...rideOutlookOf(profile, { id, wait }, updatedAt ?? now, outlookTimes, park.timezone, parkRatio),
+      ...rideOutlookOf(context, { id, wait }, outlookTimes),
     }))
     .sort(byName);
   return {

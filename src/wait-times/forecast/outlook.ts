@@ -12,14 +12,16 @@ import { MAX_WAIT_MINUTES, type WaitProfile } from './wait-profile-schemas.ts';
 const MINUTE = 60_000;
 const QUARTER_HOUR = 15 * MINUTE;
 const HALF_HOUR = 2 * QUARTER_HOUR;
-/** [horizon in minutes, weights of the chained change, of the park-scaled usual wait, of SHARPEN]; linear between. */
-const BLEND: readonly (readonly [number, number, number, number])[] = [
-  [0, 1, 0, 1],
-  [30, 1, 0, 1],
-  [60, 1.14, 0.14, 0],
-  [120, 0.91, 0.33, 0],
-  [240, 0.79, 0.4, 0],
-  [360, 0.72, 0.42, 0],
+/** Weights at one horizon (minutes): of the chained change, of the pull toward the park-scaled usual wait, of SHARPEN. */
+type BlendRow = { horizon: number; chained: number; usual: number; sharpen: number };
+/** Linear between rows. */
+const BLEND: readonly [BlendRow, ...BlendRow[]] = [
+  { horizon: 0, chained: 1, usual: 0, sharpen: 1 },
+  { horizon: 30, chained: 1, usual: 0, sharpen: 1 },
+  { horizon: 60, chained: 1.14, usual: 0.14, sharpen: 0 },
+  { horizon: 120, chained: 0.91, usual: 0.33, sharpen: 0 },
+  { horizon: 240, chained: 0.79, usual: 0.4, sharpen: 0 },
+  { horizon: 360, chained: 0.72, usual: 0.42, sharpen: 0 },
 ];
 /** A chained change within ±2 minutes is noise; beyond, the slow running medians lag, so it counts 1.3 times. */
 const SHARPEN = { deadZone: 2, gain: 1.3 } as const;
@@ -31,12 +33,25 @@ export function toStep(minutes: number): number {
   return Math.min(MAX_WAIT_MINUTES, Math.max(0, Math.round(minutes / 5) * 5));
 }
 
-function blendAt(horizonMinutes: number): number[] {
-  const upper = BLEND.findIndex(([minutes]) => minutes >= horizonMinutes);
-  const [h0, ...low] = BLEND[upper < 0 ? BLEND.length - 1 : Math.max(0, upper - 1)] ?? [0, 1, 0, 0];
-  const [h1, ...high] = BLEND[upper] ?? [h0, ...low];
-  const share = h1 === h0 ? 0 : (horizonMinutes - h0) / (h1 - h0);
-  return low.map((weight, index) => weight + share * ((high[index] ?? weight) - weight));
+function blendAt(horizon: number): Omit<BlendRow, 'horizon'> {
+  const upper = BLEND.findIndex((row) => row.horizon >= horizon);
+  const low = BLEND[upper < 0 ? BLEND.length - 1 : Math.max(0, upper - 1)] ?? BLEND[0];
+  const high = BLEND[upper] ?? low;
+  const share = high.horizon === low.horizon ? 0 : (horizon - low.horizon) / (high.horizon - low.horizon);
+  const between = (weight: keyof BlendRow) => low[weight] + share * (high[weight] - low[weight]);
+  return { chained: between('chained'), usual: between('usual'), sharpen: between('sharpen') };
+}
+
+/** What the model knows of a park at one moment, the same for each of its rides. */
+export interface ForecastContext {
+  /** The park's learned profile; null before anything is learned (persistence). */
+  profile: WaitProfile | null;
+  /** The park's IANA time zone: the profile's half hours are on its wall clock. */
+  timeZone: string;
+  /** When the waits were read (Unix ms): every horizon counts from here. */
+  at: number;
+  /** How busy the park is against its usual day (`parkRatioOf`); 1 is neutral. */
+  parkRatio: number;
 }
 
 /**
@@ -44,10 +59,8 @@ function blendAt(horizonMinutes: number): number[] {
  * now divided by the ride's usual wait for this half hour, bounded; 1 while nothing is usual yet.
  */
 export function parkRatioOf(
-  profile: WaitProfile | null,
+  { profile, timeZone, at }: Omit<ForecastContext, 'parkRatio'>,
   rides: readonly { id: string; wait: number | null }[],
-  at: number,
-  timeZone: string,
 ): number {
   const bucket = bucketOf(minuteOfDay(at, timeZone));
   const ratios = rides
@@ -64,41 +77,33 @@ export function parkRatioOf(
 }
 
 /**
- * The expected posted wait of an open ride at `to`, from its wait at `from` (both Unix ms), in
- * minutes (not rounded). Without anything learned it is the wait at `from` (persistence).
+ * The expected posted wait of an open ride at `to` (Unix ms), from its wait at the context's `at`,
+ * in minutes (not rounded). Without anything learned it is the wait at `at` (persistence).
  */
-export function expectedWait(
-  profile: WaitProfile | null,
-  ride: { id: string; wait: number },
-  from: number,
-  to: number,
-  timeZone: string,
-  parkRatio: number,
-): number {
-  const horizon = Math.max(0, (to - from) / MINUTE);
-  const chained = chainedWait(profile, ride, from, to, timeZone);
+export function expectedWait(context: ForecastContext, ride: { id: string; wait: number }, to: number): number {
+  const { profile, timeZone, at, parkRatio } = context;
+  const horizon = Math.max(0, (to - at) / MINUTE);
+  const chained = chainedWait(context, ride, to);
   const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
-  const [chainWeight = 1, usualWeight = 0, sharpWeight = 0] = blendAt(horizon);
+  const weight = blendAt(horizon);
   const change = chained - ride.wait;
   const sharpened = Math.sign(change) * SHARPEN.gain * Math.max(0, Math.abs(change) - SHARPEN.deadZone);
   return Math.max(
     0,
     ride.wait +
-      chainWeight * (change + sharpWeight * (sharpened - change)) +
-      (usual === null ? 0 : usualWeight * (parkRatio * usual - ride.wait)),
+      weight.chained * (change + weight.sharpen * (sharpened - change)) +
+      (usual === null ? 0 : weight.usual * (parkRatio * usual - ride.wait)),
   );
 }
 
 /**
- * The wait from `from` to `to` by the learned 30-minute changes alone, chained quarter hour by
- * quarter hour (each step conditioned on the wait reached so far); the backtest's `--fit` reads it too.
+ * The wait from the context's `at` to `to` by the learned 30-minute changes alone, chained quarter
+ * hour by quarter hour (each step conditioned on the wait reached so far); the backtest's `--fit` reads it too.
  */
 export function chainedWait(
-  profile: WaitProfile | null,
+  { profile, timeZone, at: from }: Omit<ForecastContext, 'parkRatio'>,
   ride: { id: string; wait: number },
-  from: number,
   to: number,
-  timeZone: string,
 ): number {
   let chained = ride.wait;
   for (let at = from; at < to; at += QUARTER_HOUR) {
@@ -128,23 +133,21 @@ export interface RideOutlook {
 }
 
 /**
- * A ride's outlook at `times` from its wait at `from`: null where its usual wait then is not
- * learned (a new park, or hours the ride is usually closed), all null when it is closed now. The
- * best time is the lowest expectation before rounding: half hours shown alike are rarely alike.
+ * A ride's outlook at `times` from its wait at the context's `at`: null where its usual wait then
+ * is not learned (a new park, or hours the ride is usually closed), all null when it is closed now.
+ * The best time is the lowest expectation before rounding: half hours shown alike are rarely alike.
  */
 export function rideOutlookOf(
-  profile: WaitProfile | null,
+  context: ForecastContext,
   ride: { id: string; wait: number | null },
-  from: number,
   times: readonly number[],
-  timeZone: string,
-  parkRatio: number,
 ): RideOutlook {
+  const { profile, timeZone } = context;
   const { id, wait } = ride;
   const expected = times.map((to) =>
     wait === null || usualWaitOf(profile, id, bucketOf(minuteOfDay(to, timeZone))) === null
       ? null
-      : expectedWait(profile, { id, wait }, from, to, timeZone, parkRatio),
+      : expectedWait(context, { id, wait }, to),
   );
   const best = bestTimeOf(times, expected);
   const outlook = expected.map((minutes) => (minutes === null ? null : toStep(minutes)));

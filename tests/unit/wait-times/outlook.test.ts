@@ -14,11 +14,12 @@ import {
   toStep,
 } from '../../../src/wait-times/forecast/outlook.ts';
 import { emptyProfile } from '../../../src/wait-times/forecast/wait-profile.ts';
-import type { ProfileBucket, WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { fromWallClock, minuteOfDay } from '../../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
 import { type OpenApi, OpenApiValidator, pointer } from '../../support/openapi-validator.ts';
+import { halfHour } from '../../support/wait-profile.ts';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -238,8 +239,9 @@ describe('one model for the forecast and the outlook', () => {
       ['2026-07-04 19:10', 10],
     ] as const) {
       const at = wall(reading, LA.timezone);
-      const expected = expectedWait(profile, { id: '1', wait }, at, at + 30 * MINUTE, LA.timezone, 1.4);
-      expect(forecastOf({ id: 1, wait, open: true }, profile, at, LA.timezone), reading).toBe(toStep(expected));
+      const context = { profile, timeZone: LA.timezone, at };
+      const expected = expectedWait({ ...context, parkRatio: 1.4 }, { id: '1', wait }, at + 30 * MINUTE);
+      expect(forecastOf(context, { id: 1, wait, open: true }), reading).toBe(toStep(expected));
     }
   });
 
@@ -249,14 +251,15 @@ describe('one model for the forecast and the outlook', () => {
   ])(
     'at 30 minutes ignores a learned change within 2 minutes and counts a larger one 1.3 times (%s)',
     (change, wait) => {
-      const bucket: ProfileBucket = [30, 5, change, 50, change, 50, change, 50, 1];
+      const bucket = halfHour(30, { low: [change, 50], near: [change, 50], high: [change, 50] });
       const profile: WaitProfile = {
         ...emptyProfile(),
         rides: { 1: { seen: 0, buckets: { 18: bucket, 19: bucket } } },
       };
       const at = Date.UTC(2026, 6, 4, 9, 15);
-      expect(chainedWait(profile, { id: '1', wait: 30 }, at, at + 30 * MINUTE, 'UTC')).toBeCloseTo(30 + change);
-      expect(expectedWait(profile, { id: '1', wait: 30 }, at, at + 30 * MINUTE, 'UTC', 1)).toBeCloseTo(wait);
+      const context = { profile, timeZone: 'UTC', at, parkRatio: 1 };
+      expect(chainedWait(context, { id: '1', wait: 30 }, at + 30 * MINUTE)).toBeCloseTo(30 + change);
+      expect(expectedWait(context, { id: '1', wait: 30 }, at + 30 * MINUTE)).toBeCloseTo(wait);
     },
   );
 
@@ -271,12 +274,13 @@ describe('one model for the forecast and the outlook', () => {
 
   it('picks the best time among half hours shown alike by the lowest expectation before rounding', () => {
     // No change learned; usual 10 from 13:00, so the pull toward it grows with the horizon.
-    const bucket = (level: number): ProfileBucket => [level, 5, 0, 0, 0, 10, 0, 0, 1];
+    const bucket = (level: number) => halfHour(level, { near: [0, 10] });
     const buckets = Object.fromEntries([...Array(12).keys()].map((i) => [20 + i, bucket(i < 6 ? 60 : 10)]));
     const profile: WaitProfile = { ...emptyProfile(), rides: { 1: { seen: 0, buckets } } };
     const from = Date.UTC(2024, 4, 1, 10);
     const times = halfHoursBetween(from, Date.UTC(2024, 4, 1, 16), 'UTC');
-    const { outlook, bestTime } = rideOutlookOf(profile, { id: '1', wait: 60 }, from, times, 'UTC', 1);
+    const context = { profile, timeZone: 'UTC', at: from, parkRatio: 1 };
+    const { outlook, bestTime } = rideOutlookOf(context, { id: '1', wait: 60 }, times);
     expect(outlook.slice(5)).toEqual([40, 40, 40, 40, 40, 40]);
     expect(bestTime).toEqual({ at: Date.UTC(2024, 4, 1, 15, 30), wait: 40 });
   });
@@ -285,7 +289,8 @@ describe('one model for the forecast and the outlook', () => {
     const profile = await learnedBefore('2026-07-04', LA.timezone, 3);
     const from = wall('2026-07-04 12:00', LA.timezone);
     const times = halfHoursBetween(from, from + 4 * 60 * MINUTE, LA.timezone);
-    expect(rideOutlookOf(profile, { id: '1', wait: null }, from, times, LA.timezone, 1)).toEqual({
+    const context = { profile, timeZone: LA.timezone, at: from, parkRatio: 1 };
+    expect(rideOutlookOf(context, { id: '1', wait: null }, times)).toEqual({
       outlook: Array(times.length).fill(null),
       bestTime: null,
     });
@@ -311,10 +316,10 @@ describe('parkRatioOf: how busy the park is against its usual day', () => {
       { id: '1', wait: peak },
       { id: '2', wait: flat },
     ];
-    expect(parkRatioOf(profile, rides, at, LA.timezone)).toBeCloseTo(ratio, 1);
+    expect(parkRatioOf({ profile, timeZone: LA.timezone, at }, rides)).toBeCloseTo(ratio, 1);
   });
 
   it('is 1 with nothing learned', () => {
-    expect(parkRatioOf(null, [{ id: '1', wait: 50 }], at, LA.timezone)).toBe(1);
+    expect(parkRatioOf({ profile: null, timeZone: LA.timezone, at }, [{ id: '1', wait: 50 }])).toBe(1);
   });
 });
