@@ -1,9 +1,10 @@
 import { dayBoundsOf, localDateOf } from '../../src/wait-times/day/park-day.ts';
 import {
   chainedWait,
+  type DayHours,
   expectedWait,
   type ForecastContext,
-  halfHoursBetween,
+  outlookTimesOf,
   parkRatioOf,
   rideOutlookOf,
   toStep,
@@ -41,6 +42,8 @@ export interface ReplayOptions {
   horizons: readonly number[];
   /** `--fit`: stop at the first validation day; keep `[outcome − wait, chained − wait, ratio·usual − wait]` per horizon. */
   fitOnly?: boolean;
+  /** The park's hours by park day (`parkDayOf`); a day without is replayed with the hours unknown, as production. */
+  hours?: ReadonlyMap<string, DayHours>;
 }
 
 export const parkDayOf = (at: number, timeZone: string) => localDateOf(at - DAY_STARTS_AT_MS, timeZone);
@@ -70,7 +73,7 @@ export function postedAt(observations: readonly Observation[], at: number, neare
 
 /**
  * The best-time check at one origin, of the advice as the widget gives it: the ride's `bestTime`
- * over the rest of the local day, or now when the wait now is as short (the widget's "best now"),
+ * over the outlook's half hours (`outlookTimesOf`: to closing when the context has the day's hours), or now when the wait now is as short (the widget's "best now"),
  * against the mean of the open waits posted after the origin until local midnight. The wait at the
  * advice is the one posted nearest it; a best time after the ride's last open wait that day is a
  * failed advice and counts as no gain (`afterClose`, at the mean); `unverified`: down then, or
@@ -85,7 +88,7 @@ export function bestTimeCheck(context: ForecastContext, ride: RideSeries, wait: 
     .filter((seen): seen is { at: number; wait: number } => seen.wait !== null);
   const lastOpen = waits.at(-1);
   if (lastOpen === undefined) return undefined;
-  const times = halfHoursBetween(origin.at, endsAt, timeZone);
+  const times = outlookTimesOf(context, endsAt);
   const { bestTime } = rideOutlookOf(context, { id: ride.id, wait }, times);
   if (bestTime === null) return { checks: 1, noBestTime: 1 };
   const now = origin.wait <= bestTime.wait;
@@ -124,7 +127,7 @@ export async function replay(park: ParkSeries, options: ReplayOptions) {
     const { profile } = await recordSample(history, sample, timeZone);
     const latest = Object.entries(sample.waits).map(([id, wait]) => ({ id, wait }));
     const moment = { profile, timeZone, at: sample.at };
-    const context = { ...moment, parkRatio: parkRatioOf(moment, latest) };
+    const context = { ...moment, hours: options.hours?.get(day) ?? null, parkRatio: parkRatioOf(moment, latest) };
 
     for (const ride of park.rides) {
       const wait = sample.waits[ride.id];

@@ -32,5 +32,5 @@ export async function waitHistoryExample(): Promise<WaitHistory> {
     if (localDateOf(sample.at, park.timezone) === SHOWN_DAY) day = addSamples(day, [sample], RIDES);
     else profile = (await recordSample(history, sample, park.timezone)).profile;
   }
-  return WaitHistorySchema.parse(waitHistoryBody(park, day, profile, SHOWN_UNTIL));
+  return WaitHistorySchema.parse(waitHistoryBody(park, day, { profile, hours: null }, SHOWN_UNTIL));
 }

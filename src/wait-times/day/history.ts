@@ -1,4 +1,4 @@
-import { halfHoursBetween, parkRatioOf, rideOutlookOf } from '../forecast/outlook.ts';
+import { type DayHours, outlookTimesOf, parkRatioOf, rideOutlookOf } from '../forecast/outlook.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import type { Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';
@@ -21,7 +21,9 @@ export async function getWaitHistory(park: Park): Promise<{ body: WaitHistory; m
     orNull(readDay(park.slug, localDateOf(now, park.timezone))),
     orNull(blobsHistory(park.slug).readProfile()),
   ]);
-  const body = waitHistoryBody(park, day, profile, now);
+  // The park's hours today go in here, and only here: null while unknown (the outlook runs to midnight).
+  const hours: DayHours | null = null;
+  const body = waitHistoryBody(park, day, { profile, hours }, now);
   const untilMidnight = Math.ceil((body.dayEndsAt - now) / 1000);
   return { body, maxAgeSeconds: Math.max(1, Math.min(live.maxAgeSeconds, untilMidnight)) };
 }
@@ -35,13 +37,14 @@ const orNull = <T>(read: Promise<T | null>) =>
 
 /**
  * The body for the park's local day at `now`: the day's samples (none when `day` is another date),
- * each ride's usual day from the profile, its outlook from the newest sample to the end of the
- * day, and the crowd level. Pure (the OpenAPI example runs it).
+ * each ride's usual day from the profile, its outlook from the newest sample (or the opening) to
+ * the closing, or to the end of the day while the hours are unknown, and the crowd level. Pure
+ * (the OpenAPI example runs it).
  */
 export function waitHistoryBody(
   park: Pick<Park, 'slug' | 'timezone'>,
   day: DayRecord | null,
-  profile: WaitProfile | null,
+  { profile, hours }: { profile: WaitProfile | null; hours: DayHours | null },
   now: number,
 ): WaitHistory {
   const date = localDateOf(now, park.timezone);
@@ -54,9 +57,9 @@ export function waitHistoryBody(
     ride,
     wait: ride.waits.at(-1) ?? null,
   }));
-  const outlookTimes = updatedAt === null ? [] : halfHoursBetween(updatedAt, endsAt, park.timezone);
   const moment = { profile, timeZone: park.timezone, at: updatedAt ?? now };
-  const context = { ...moment, parkRatio: updatedAt === null ? 1 : parkRatioOf(moment, latest) };
+  const context = { ...moment, hours, parkRatio: updatedAt === null ? 1 : parkRatioOf(moment, latest) };
+  const outlookTimes = updatedAt === null ? [] : outlookTimesOf(context, endsAt);
   const rides = latest
     .map(({ id, ride, wait }) => ({
       ...ride,

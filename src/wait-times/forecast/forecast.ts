@@ -1,6 +1,6 @@
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import type { Trend } from '../wait-times-schemas.ts';
-import { expectedWait, type ForecastContext, toStep } from './outlook.ts';
+import { expectedWait, type ParkMoment, toStep } from './outlook.ts';
 
 /** How far ahead the forecast looks. */
 export const FORECAST_HORIZON_MS = 30 * 60_000;
@@ -24,7 +24,7 @@ export function trendOf(now: { wait: number; open: boolean }, earlier: number | 
  * persistence until it has learned. `null` when closed.
  */
 export function forecastOf(
-  context: Omit<ForecastContext, 'parkRatio'>,
+  context: ParkMoment,
   ride: { id: number | string; wait: number; open: boolean },
 ): number | null {
   if (!ride.open) return null;
@@ -35,7 +35,7 @@ export function forecastOf(
 
 /** Trend (against `earlier`, the sample about 30 minutes before) and forecast of one ride as GET /api/wait-times answers them. */
 export function trendAndForecastOf(
-  context: Omit<ForecastContext, 'parkRatio'> & { earlier: HistorySample | null },
+  context: ParkMoment & { earlier: HistorySample | null },
   ride: { id: number | string; wait: number; open: boolean },
 ): { trend: Trend; forecast: number | null } {
   return { trend: trendOf(ride, context.earlier?.waits[String(ride.id)]), forecast: forecastOf(context, ride) };

@@ -42,6 +42,12 @@ function blendAt(horizon: number): Omit<BlendRow, 'horizon'> {
   return { chained: between('chained'), usual: between('usual'), sharpen: between('sharpen') };
 }
 
+/** A park's opening hours for one day, Unix ms. */
+export interface DayHours {
+  opensAt: number;
+  closesAt: number;
+}
+
 /** What the model knows of a park at one moment, the same for each of its rides. */
 export interface ForecastContext {
   /** The park's learned profile; null before anything is learned (persistence). */
@@ -52,14 +58,19 @@ export interface ForecastContext {
   at: number;
   /** How busy the park is against its usual day (`parkRatioOf`); 1 is neutral. */
   parkRatio: number;
+  /** The park's hours today; null while unknown (the outlook then runs to the end of the local day). */
+  hours: DayHours | null;
 }
+
+/** The context before the park's ratio is known, and all a single wait's forecast needs. */
+export type ParkMoment = Pick<ForecastContext, 'profile' | 'timeZone' | 'at'>;
 
 /**
  * How busy the park is right now against its usual day: the median over open rides of the wait
  * now divided by the ride's usual wait for this half hour, bounded; 1 while nothing is usual yet.
  */
 export function parkRatioOf(
-  { profile, timeZone, at }: Omit<ForecastContext, 'parkRatio'>,
+  { profile, timeZone, at }: ParkMoment,
   rides: readonly { id: string; wait: number | null }[],
 ): number {
   const bucket = bucketOf(minuteOfDay(at, timeZone));
@@ -80,7 +91,11 @@ export function parkRatioOf(
  * The expected posted wait of an open ride at `to` (Unix ms), from its wait at the context's `at`,
  * in minutes (not rounded). Without anything learned it is the wait at `at` (persistence).
  */
-export function expectedWait(context: ForecastContext, ride: { id: string; wait: number }, to: number): number {
+export function expectedWait(
+  context: ParkMoment & Pick<ForecastContext, 'parkRatio'>,
+  ride: { id: string; wait: number },
+  to: number,
+): number {
   const { profile, timeZone, at, parkRatio } = context;
   const horizon = Math.max(0, (to - at) / MINUTE);
   const chained = chainedWait(context, ride, to);
@@ -101,7 +116,7 @@ export function expectedWait(context: ForecastContext, ride: { id: string; wait:
  * hour by quarter hour (each step conditioned on the wait reached so far); the backtest's `--fit` reads it too.
  */
 export function chainedWait(
-  { profile, timeZone, at: from }: Omit<ForecastContext, 'parkRatio'>,
+  { profile, timeZone, at: from }: ParkMoment,
   ride: { id: string; wait: number },
   to: number,
 ): number {
@@ -125,6 +140,23 @@ export function halfHoursBetween(from: number, until: number, timeZone: string):
   return times;
 }
 
+/** A day is at most this long: hours reaching further (a bad upstream) are cut here. */
+const DAY = 24 * 60 * MINUTE;
+
+/**
+ * The half hours the outlook covers: after now, or from opening while the park has not opened yet,
+ * and before closing (past midnight when it closes then); none after closing, when the rides are
+ * closed for the day. With the hours unknown, the half hours after now before `dayEndsAt`.
+ */
+export function outlookTimesOf(
+  { at, timeZone, hours }: Pick<ForecastContext, 'at' | 'timeZone' | 'hours'>,
+  dayEndsAt: number,
+): number[] {
+  if (hours === null) return halfHoursBetween(at, dayEndsAt, timeZone);
+  // `halfHoursBetween` leaves out its start: now is the live wait, but opening is a half hour open.
+  return halfHoursBetween(Math.max(at, hours.opensAt - 1), Math.min(hours.closesAt, at + DAY), timeZone);
+}
+
 export interface RideOutlook {
   /** Expected posted wait (multiple of 5) at each of the times asked for, or null. */
   outlook: (number | null)[];
@@ -133,22 +165,26 @@ export interface RideOutlook {
 }
 
 /**
- * A ride's outlook at `times` from its wait at the context's `at`: null where its usual wait then
- * is not learned (a new park, or hours the ride is usually closed), all null when it is closed now.
- * The best time is the lowest expectation before rounding: half hours shown alike are rarely alike.
+ * A ride's outlook at `times` (`outlookTimesOf`) from its wait at the context's `at`: null where
+ * its usual wait then is not learned (a new park, or hours the ride is usually closed). Closed now,
+ * its usual day before the park opens (nothing of today is known yet), else all null (down, or
+ * closed for the day while the hours are unknown). The best time is the lowest expectation before
+ * rounding: half hours shown alike are rarely alike.
  */
 export function rideOutlookOf(
   context: ForecastContext,
   ride: { id: string; wait: number | null },
   times: readonly number[],
 ): RideOutlook {
-  const { profile, timeZone } = context;
+  const { profile, timeZone, at, hours } = context;
   const { id, wait } = ride;
-  const expected = times.map((to) =>
-    wait === null || usualWaitOf(profile, id, bucketOf(minuteOfDay(to, timeZone))) === null
-      ? null
-      : expectedWait(context, { id, wait }, to),
-  );
+  const beforeOpening = hours !== null && at < hours.opensAt;
+  const expected = times.map((to) => {
+    const usual = usualWaitOf(profile, id, bucketOf(minuteOfDay(to, timeZone)));
+    if (usual === null) return null;
+    if (wait === null) return beforeOpening ? usual : null;
+    return expectedWait(context, { id, wait }, to);
+  });
   const best = bestTimeOf(times, expected);
   const outlook = expected.map((minutes) => (minutes === null ? null : toStep(minutes)));
   return { outlook, bestTime: best && { at: best.at, wait: toStep(best.wait) } };

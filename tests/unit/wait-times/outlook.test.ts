@@ -117,7 +117,7 @@ describe('the outlook on a simulated day in Anaheim that crosses midnight UTC', 
 
   beforeAll(async () => {
     profile = await learnedBefore(date, LA.timezone, 3);
-    body = waitHistoryBody(LA, today(date, LA.timezone, now, 1.2), profile, now);
+    body = waitHistoryBody(LA, today(date, LA.timezone, now, 1.2), { profile, hours: null }, now);
   });
 
   it('steps every half hour from after the newest sample to local midnight, past 00:00 UTC', () => {
@@ -164,7 +164,7 @@ describe('the outlook on the day Paris clocks go forward', () => {
     const profile = await learnedBefore('2026-03-29', PARIS.timezone, 3);
     const outlookAt = (date: string) => {
       const now = wall(`${date} 12:00`, PARIS.timezone);
-      return waitHistoryBody(PARIS, today(date, PARIS.timezone, now, 1), profile, now);
+      return waitHistoryBody(PARIS, today(date, PARIS.timezone, now, 1), { profile, hours: null }, now);
     };
     const [ordinary, shifted] = [outlookAt('2026-03-28'), outlookAt('2026-03-29')];
     expect(shifted.dayEndsAt - shifted.dayStartsAt).toBe(23 * 60 * MINUTE);
@@ -187,7 +187,7 @@ describe('a ride closing early, and a park with no history', () => {
     const day = today(date, LA.timezone, now, 1, (sample) =>
       sample.at >= closedFrom ? { ...sample, waits: { ...sample.waits, 1: null } } : sample,
     );
-    const body = waitHistoryBody(LA, day, profile, now);
+    const body = waitHistoryBody(LA, day, { profile, hours: null }, now);
     expect(byName(body, 'Peak ride').outlook.every((wait) => wait === null)).toBe(true);
     expect(byName(body, 'Peak ride').bestTime).toBeNull();
     // The flat ride closes at 18:00 as usual: an outlook until its last learned half hour.
@@ -205,7 +205,7 @@ describe('a ride closing early, and a park with no history', () => {
     'counts the late hours as usual only when the ride is usually open then (%s)',
     async (_case, late, usual) => {
       const profile = await learnedBefore(date, LA.timezone, 4, late);
-      const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), profile, now);
+      const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), { profile, hours: null }, now);
       const peak = byName(body, 'Peak ride');
       expect(peak.usual[43] !== null).toBe(usual); // 21:30–21:59
       const at2130 = body.outlookTimes.findIndex((at) => clock(at, LA.timezone) === '21:30');
@@ -214,7 +214,7 @@ describe('a ride closing early, and a park with no history', () => {
   );
 
   it('answers a park with no history with every outlook step null and no best time', () => {
-    const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), null, now);
+    const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), { profile: null, hours: null }, now);
     expect(body.outlookTimes.length).toBeGreaterThan(0);
     for (const ride of body.rides) {
       expect(ride.outlook).toEqual(Array(body.outlookTimes.length).fill(null));
@@ -224,7 +224,7 @@ describe('a ride closing early, and a park with no history', () => {
   });
 
   it('has no steps before the first sample of the day', () => {
-    const body = waitHistoryBody(LA, null, null, now);
+    const body = waitHistoryBody(LA, null, { profile: null, hours: null }, now);
     expect(body.outlookTimes).toEqual([]);
     expect(openApiErrors(body)).toEqual([]);
   });
@@ -279,7 +279,7 @@ describe('one model for the forecast and the outlook', () => {
     const profile: WaitProfile = { ...emptyProfile(), rides: { 1: { seen: 0, buckets } } };
     const from = Date.UTC(2024, 4, 1, 10);
     const times = halfHoursBetween(from, Date.UTC(2024, 4, 1, 16), 'UTC');
-    const context = { profile, timeZone: 'UTC', at: from, parkRatio: 1 };
+    const context = { profile, timeZone: 'UTC', at: from, parkRatio: 1, hours: null };
     const { outlook, bestTime } = rideOutlookOf(context, { id: '1', wait: 60 }, times);
     expect(outlook.slice(5)).toEqual([40, 40, 40, 40, 40, 40]);
     expect(bestTime).toEqual({ at: Date.UTC(2024, 4, 1, 15, 30), wait: 40 });
@@ -289,7 +289,7 @@ describe('one model for the forecast and the outlook', () => {
     const profile = await learnedBefore('2026-07-04', LA.timezone, 3);
     const from = wall('2026-07-04 12:00', LA.timezone);
     const times = halfHoursBetween(from, from + 4 * 60 * MINUTE, LA.timezone);
-    const context = { profile, timeZone: LA.timezone, at: from, parkRatio: 1 };
+    const context = { profile, timeZone: LA.timezone, at: from, parkRatio: 1, hours: null };
     expect(rideOutlookOf(context, { id: '1', wait: null }, times)).toEqual({
       outlook: Array(times.length).fill(null),
       bestTime: null,
