@@ -1,3 +1,4 @@
+import type { DayHours } from '../../src/wait-times/forecast/outlook.ts';
 import { fromWallClock } from '../../src/wait-times/local-time.ts';
 import { cellsOf } from './posted-waits.ts';
 
@@ -8,18 +9,12 @@ import { cellsOf } from './posted-waits.ts';
  * them (docs/wait-times.md, "Forecasting"); on days without them it equals `xxOPEN`–`xxCLOSE`.
  */
 
-/** A park day's published operating window, Unix ms. */
-export interface ParkHours {
-  opensAt: number;
-  closesAt: number;
-}
-
 /** The four parks by TouringPlans' column prefixes: Magic Kingdom, EPCOT, Hollywood Studios, Animal Kingdom. */
 export const WDW_PARKS = ['MK', 'EP', 'HS', 'AK'] as const;
 export type WdwPark = (typeof WDW_PARKS)[number];
 
-/** Each park's hours by park day (`YYYY-MM-DD`, the file's `DATE`). */
-export type ParkHoursTable = Record<WdwPark, Map<string, ParkHours>>;
+/** Each park's hours by park day (`YYYY-MM-DD`, the file's `DATE`), Unix ms. */
+export type ParkHoursTable = Record<WdwPark, Map<string, DayHours>>;
 
 const MINUTE = 60_000;
 /** `MM/DD/YYYY`. */

@@ -13,9 +13,10 @@ const MINUTE = 60_000;
 const QUARTER_HOUR = 15 * MINUTE;
 const HALF_HOUR = 2 * QUARTER_HOUR;
 /** Weights at one horizon (minutes): of the chained change, of the pull toward the park-scaled usual wait, of SHARPEN. */
-type BlendRow = { horizon: number; chained: number; usual: number; sharpen: number };
+export type BlendRow = { horizon: number; chained: number; usual: number; sharpen: number };
+export type Blend = readonly [BlendRow, ...BlendRow[]];
 /** Linear between rows. */
-const BLEND: readonly [BlendRow, ...BlendRow[]] = [
+export const BLEND: Blend = [
   { horizon: 0, chained: 1, usual: 0, sharpen: 1 },
   { horizon: 30, chained: 1, usual: 0, sharpen: 1 },
   { horizon: 60, chained: 1.14, usual: 0.14, sharpen: 0 },
@@ -33,10 +34,10 @@ export function toStep(minutes: number): number {
   return Math.min(MAX_WAIT_MINUTES, Math.max(0, Math.round(minutes / 5) * 5));
 }
 
-function blendAt(horizon: number): Omit<BlendRow, 'horizon'> {
-  const upper = BLEND.findIndex((row) => row.horizon >= horizon);
-  const low = BLEND[upper < 0 ? BLEND.length - 1 : Math.max(0, upper - 1)] ?? BLEND[0];
-  const high = BLEND[upper] ?? low;
+function blendAt(horizon: number, blend: Blend): Omit<BlendRow, 'horizon'> {
+  const upper = blend.findIndex((row) => row.horizon >= horizon);
+  const low = blend[upper < 0 ? blend.length - 1 : Math.max(0, upper - 1)] ?? blend[0];
+  const high = blend[upper] ?? low;
   const share = high.horizon === low.horizon ? 0 : (horizon - low.horizon) / (high.horizon - low.horizon);
   const between = (weight: keyof BlendRow) => low[weight] + share * (high[weight] - low[weight]);
   return { chained: between('chained'), usual: between('usual'), sharpen: between('sharpen') };
@@ -60,6 +61,8 @@ export interface ForecastContext {
   parkRatio: number;
   /** The park's hours today; null while unknown (the outlook then runs to the end of the local day). */
   hours: DayHours | null;
+  /** Other BLEND weights than the shipped ones: the backtest's leave-one-park-out folds fit their own. */
+  blend?: Blend;
 }
 
 /** The context before the park's ratio is known, and all a single wait's forecast needs. */
@@ -92,7 +95,7 @@ export function parkRatioOf(
  * in minutes (not rounded). Without anything learned it is the wait at `at` (persistence).
  */
 export function expectedWait(
-  context: ParkMoment & Pick<ForecastContext, 'parkRatio'>,
+  context: ParkMoment & Pick<ForecastContext, 'parkRatio' | 'blend'>,
   ride: { id: string; wait: number },
   to: number,
 ): number {
@@ -100,7 +103,7 @@ export function expectedWait(
   const horizon = Math.max(0, (to - at) / MINUTE);
   const chained = chainedWait(context, ride, to);
   const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
-  const weight = blendAt(horizon);
+  const weight = blendAt(horizon, context.blend ?? BLEND);
   const change = chained - ride.wait;
   const sharpened = Math.sign(change) * SHARPEN.gain * Math.max(0, Math.abs(change) - SHARPEN.deadZone);
   return Math.max(
