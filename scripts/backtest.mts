@@ -57,7 +57,9 @@ if (positionals.length > 0) await onePark(positionals);
 else await everyPark();
 const { user, system } = process.cpuUsage();
 // On a shared machine the wall time says more about the neighbours than about the backtest.
-console.info(`Ran in ${((performance.now() - started) / 1000).toFixed(1)} s (CPU ${((user + system) / 1e6).toFixed(1)} s).`);
+console.info(
+  `Ran in ${((performance.now() - started) / 1000).toFixed(1)} s (CPU ${((user + system) / 1e6).toFixed(1)} s).`,
+);
 
 /** The shipped data: leave one park out over Walt Disney World's four parks, then the queue-times log. */
 async function everyPark(): Promise<void> {
