@@ -10,6 +10,7 @@ import {
   ERROR_HEADER,
   errorRows,
   GOALS,
+  goalTexts,
   percent,
   ratioGoals,
   table,
@@ -111,12 +112,12 @@ export function leaveOneParkOutReport(folds: readonly Fold[], tally: Tally, titl
   );
   const [, ...bestHeader] = BEST_TIME_HEADER;
   const parksMissing = folds.filter(
-    ({ park }) => !ratioGoals(tally, 'validation', park.name, GOALS.eachPark).every(isMet),
+    ({ park }) => !ratioGoals(tally, 'validation', park.name, GOALS.eachPark).every(({ met }) => met),
   );
   const bestMissing = folds.filter(({ park }) => !(bestTimeOf(tally, 'validation', park.name).below >= GOALS.bestTime));
   const perPark = folds.map(
     ({ park }) =>
-      `- ${park.name}: ${ratioGoals(tally, 'validation', park.name, GOALS.eachPark).join('; ')}; ${bestTimeGoals(tally, 'validation', park.name)}`,
+      `- ${park.name}: ${goalTexts(ratioGoals(tally, 'validation', park.name, GOALS.eachPark))}; ${bestTimeGoals(tally, 'validation', park.name)}`,
   );
   return `## ${title}
 
@@ -124,13 +125,11 @@ ${table(['Left-out park', 'BLEND tuned on', 'Validation days', ...ERROR_HEADER.s
 
 ${table(['Left-out park', ...bestHeader], bestTimeRows(tally, 'validation', names))}
 
-Goals, pooled over the left-out parks: ${ratioGoals(tally, 'validation', POOLED, GOALS.pooled).join('; ')}; ${bestTimeGoals(tally, 'validation', POOLED)}.
+Goals, pooled over the left-out parks: ${goalTexts(ratioGoals(tally, 'validation', POOLED, GOALS.pooled))}; ${bestTimeGoals(tally, 'validation', POOLED)}.
 Each park (≤ ${Object.values(GOALS.eachPark).join(' / ')}): ${parksMissing.length ? `missed in ${parksMissing.map(({ park }) => park.name).join(', ')}` : 'met in every park'}; best time ≥ ${percent(GOALS.bestTime)} in every park: ${bestMissing.length ? `missed in ${bestMissing.map(({ park }) => park.name).join(', ')}` : 'met'}.
 ${perPark.join('\n')}
 `;
 }
-
-const isMet = (goal: string) => goal.endsWith(': met)');
 
 function seconds(started: number): string {
   return `${((performance.now() - started) / 1000).toFixed(1)} s`;

@@ -87,20 +87,23 @@ export const BEST_TIME_HEADER = [
   'Advice below mean',
 ];
 
-/** Whether each ratio of `name` at the goal's horizons is within it: `0.879 at 30 min (goal ≤ 0.88: met)`. */
+const met = (ok: boolean) => (ok ? 'met' : 'missed');
+
+/** Each ratio of `name` at the goal's horizons against it: `0.879 at 30 min (goal ≤ 0.88: met)`. */
 export function ratioGoals(
   tally: Tally,
   split: Split,
   name: string,
   goals: Readonly<Record<number, number>>,
-): string[] {
+): { text: string; met: boolean }[] {
   return Object.entries(goals).map(([h, goal]) => {
     const { ours = 0, persistence = 0 } = tally.get(split, name, `all ${h}`) ?? {};
-    return `${ratio(ours, persistence)} at ${h} min (goal ≤ ${goal}: ${persistence > 0 && ours <= goal * persistence ? 'met' : 'missed'})`;
+    const isMet = persistence > 0 && ours <= goal * persistence;
+    return { text: `${ratio(ours, persistence)} at ${h} min (goal ≤ ${goal}: ${met(isMet)})`, met: isMet };
   });
 }
 
-const met = (ok: boolean) => (ok ? 'met' : 'missed');
+export const goalTexts = (goals: readonly { text: string }[]) => goals.map(({ text }) => text).join('; ');
 
 /** The best-time goals of `name`: at least 25 % below the rest-of-day mean, at most 1 % of the advice past closing. */
 export function bestTimeGoals(tally: Tally, split: Split, name: string): string {
@@ -127,6 +130,6 @@ Pooled forecasts scored: ${unknown.join('; ')}.
 
 ${table(BEST_TIME_HEADER, bestTimeRows(tally, split, detailed))}
 
-Goals, pooled: ${ratioGoals(tally, split, POOLED, GOALS.pooled).join('; ')}; ${bestTimeGoals(tally, split, POOLED)}.
+Goals, pooled: ${goalTexts(ratioGoals(tally, split, POOLED, GOALS.pooled))}; ${bestTimeGoals(tally, split, POOLED)}.
 `;
 }

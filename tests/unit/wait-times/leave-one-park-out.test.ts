@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type BacktestPark, leaveOneParkOut } from '../../../scripts/backtest/leave-one-park-out.ts';
+import {
+  type BacktestPark,
+  leaveOneParkOut,
+  leaveOneParkOutReport,
+} from '../../../scripts/backtest/leave-one-park-out.ts';
 import { replay } from '../../../scripts/backtest/replay.ts';
 import { POOLED } from '../../../scripts/backtest/tally.ts';
 import { BLEND } from '../../../src/wait-times/forecast/outlook.ts';
@@ -43,6 +47,13 @@ describe('leaveOneParkOut', () => {
     expect(first.tallies.withoutHours.get('validation', POOLED, 'all 60')?.n).toBe(scored('X') + scored('Z'));
     expect(first.tallies.withoutHours.get('training', POOLED, 'all 60')).toBeUndefined();
     expect(first.tallies.withoutHours.get('validation', 'X', 'best time')?.checks).toBeGreaterThan(0);
+
+    const report = leaveOneParkOutReport(first.folds, first.tallies.withoutHours, 'Folds');
+    // Scored at 60 minutes only: the 30-minute cells are empty.
+    expect(report).toMatch(/^\| X \| Z \| 4 days, 2019-02-21 … 2019-02-24 \| all \| 0 \| – \| \d\.\d{3} \(/m);
+    expect(report).toMatch(
+      /^Goals, pooled over the left-out parks: .* \d\.\d{3} at 60 min \(goal ≤ 0\.8: (met|missed)\)/m,
+    );
   });
 });
 
