@@ -1,34 +1,46 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fromWallClock } from '../src/wait-times/local-time.ts';
-import { gridSamples } from '../src/wait-times/wait-history.ts';
 import { parkOfDayLog, parseDayLog } from './backtest/day-log.ts';
 import { fitLad } from './backtest/fit.ts';
-import { parsePostedWaits } from './backtest/posted-waits.ts';
+import { type BacktestPark, leaveOneParkOut, leaveOneParkOutReport } from './backtest/leave-one-park-out.ts';
+import { type ParkHoursTable, parseParkHours, WDW_PARKS, type WdwPark } from './backtest/park-hours.ts';
 import { type ParkSeries, replay } from './backtest/replay.ts';
-import { POOLED, SEGMENTS, type Split } from './backtest/tally.ts';
+import { dayRange, ERROR_HEADER, errorRows, HORIZONS, percent, splitReport, table } from './backtest/report.ts';
+import { POOLED } from './backtest/tally.ts';
+import {
+  PARK_NAMES,
+  parkOfPostedWaits,
+  SHIPPED_DIR,
+  SHIPPED_SERIES,
+  shippedSeriesOf,
+  WDW_TIME_ZONE,
+} from './backtest/touringplans.ts';
 
 /**
- * `npm run backtest [-- FILE …] [--train-share 0.6] [--timezone America/New_York] [--fit]`: the
- * outlook measured on real waits (docs/wait-times.md, "Forecasting"). All FILEs form one park:
- * TouringPlans.com `*.csv` (posted-waits.ts) or `*.jsonl` day logs (day-log.ts); by default the two
- * TouringPlans.com series in ../shared/data/touringplans/.
+ * `npm run backtest [-- FILE …] [--hours FILE] [--park MK|EP|HS|AK] [--train-share 0.6]
+ * [--timezone America/New_York] [--fit]`: the outlook measured on real waits (docs/wait-times.md,
+ * "Forecasting"). Without FILEs: every TouringPlans.com series in ../shared/data/touringplans/,
+ * leave one park out over the four Walt Disney World parks, and the queue-times log in
+ * fixtures/queue-times-log/. With FILEs: they form one park, TouringPlans.com `*.csv`
+ * (posted-waits.ts) or `*.jsonl` day logs (day-log.ts), split in time into training and validation.
+ * `--hours`: TouringPlans.com's park metadata CSV (park-hours.ts), the hours given to the outlook.
  */
 
-const SHIPPED = path.resolve(import.meta.dirname, '../../shared/data/touringplans');
-const KNOWN_RIDES: Readonly<Record<string, string>> = {
-  'AK85.csv': "Na'vi River Journey (AK85)",
-  'AK86.csv': 'Avatar Flight of Passage (AK86)',
+const QUEUE_TIMES_LOG = {
+  file: path.resolve(import.meta.dirname, '../fixtures/queue-times-log/europa-park-2025-12-18.jsonl'),
+  timeZone: 'Europe/Berlin',
 };
-const HORIZONS = [30, 60, 120, 240];
-const GOALS = { ratio: { 30: 0.88, 60: 0.8, 120: 0.72 }, bestTime: 0.25 } as const;
+const TOURINGPLANS_CREDIT = 'Data: TouringPlans.com (https://touringplans.com/).';
+const QUEUE_TIMES_CREDIT = 'Data: queue-times.com. Powered by Queue-Times.com (https://queue-times.com/).';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     'train-share': { type: 'string', default: '0.6' },
-    timezone: { type: 'string', default: 'America/New_York' },
+    timezone: { type: 'string', default: WDW_TIME_ZONE },
+    hours: { type: 'string' },
+    park: { type: 'string' },
     fit: { type: 'boolean', default: false },
   },
 });
@@ -39,124 +51,147 @@ try {
 } catch {
   fail(`--timezone ${timeZone} is not an IANA time zone`);
 }
-const files = positionals.length > 0 ? positionals : Object.keys(KNOWN_RIDES).map((name) => path.join(SHIPPED, name));
-
 const started = performance.now();
-const park = loadPark(files);
-const horizons = values.fit ? [60, 120, 240, 360] : HORIZONS;
-const { days, tally, fitRows } = await replay(park, { timeZone, trainShare, horizons, fitOnly: values.fit });
-const seconds = (performance.now() - started) / 1000;
-
+const hours = values.hours === undefined ? undefined : readHours(values.hours);
+if (positionals.length > 0) await onePark(positionals);
+else await everyPark();
+const { user, system } = process.cpuUsage();
+// On a shared machine the wall time says more about the neighbours than about the backtest.
 console.info(
-  files.some((file) => file.endsWith('.csv'))
-    ? 'Data: TouringPlans.com (https://touringplans.com/).'
-    : 'Data: queue-times.com. Powered by Queue-Times.com (https://queue-times.com/).',
+  `Ran in ${((performance.now() - started) / 1000).toFixed(1)} s (CPU ${((user + system) / 1e6).toFixed(1)} s).`,
 );
-const range = (list: string[]) => `${list.length} days, ${list[0] ?? '–'} … ${list.at(-1) ?? '–'}`;
-console.info(`Park days in time order (${timeZone}; a day starts at 04:00): training = the first
-${percent(trainShare)}, ${range(days.training)}; validation = the rest, ${range(days.validation)}.\n`);
-if (values.fit) {
-  console.info('BLEND by least absolute deviations on the training days (rows 0 and 30 stay as they are):');
-  for (const [horizon, rows] of fitRows)
-    console.info(`  [${horizon}, ${fitLad(rows).join(', ')}, 0], // ${rows.length} rows`);
-} else {
-  report('validation', 'VALIDATION (never tuned on)');
-  report('training', 'Training');
+
+/** The shipped data: leave one park out over Walt Disney World's four parks, then the queue-times log. */
+async function everyPark(): Promise<void> {
+  if (values.fit) fail('--fit fits one park (give its FILEs); leaving one park out fits every fold itself');
+  const parks: BacktestPark[] = WDW_PARKS.map((code) => {
+    const files = SHIPPED_SERIES.filter((series) => series.park === code);
+    const series = loadCsvPark(files.map(({ file, ride }) => ({ path: path.join(SHIPPED_DIR, file), ride })));
+    return { code, name: PARK_NAMES[code], series, timeZone: WDW_TIME_ZONE, hours: hours?.[code] };
+  });
+  console.info(`${TOURINGPLANS_CREDIT} ${SHIPPED_SERIES.length} rides in Walt Disney World's four parks${
+    hours ? `; park hours: TouringPlans.com, ${values.hours} (the window with Extra Magic Hours)` : ''
+  }.
+Leave one park out: for each park, BLEND is fitted on the training days of the three others and the
+park is replayed from its first day, learning as production does; it is scored on its validation
+days, the last ${percent(1 - trainShare)} of its park days (a day starts at 04:00, ${WDW_TIME_ZONE}).\n`);
+  const { folds, tallies } = await leaveOneParkOut(parks, {
+    trainShare,
+    horizons: HORIZONS,
+    withHours: hours !== undefined,
+    log: (line) => console.info(line),
+  });
+  console.info('\nBLEND per fold (horizon: chained / park-scaled usual; 0 and 30 minutes as shipped):');
+  for (const { park, blend } of folds) {
+    const rows = blend.filter(({ horizon }) => horizon > 30);
+    console.info(
+      `  ${park.name}: ${rows.map(({ horizon, chained, usual }) => `${horizon}: ${chained} / ${usual}`).join(', ')}`,
+    );
+  }
+  console.info(
+    `\n${leaveOneParkOutReport(folds, tallies.withoutHours, 'Leave one park out, without park hours (production today)')}`,
+  );
+  if (hours)
+    console.info(leaveOneParkOutReport(folds, tallies.withHours, 'Leave one park out, with the published hours'));
+  const log = parkOfDayLog(parseDayLog(readFileSync(QUEUE_TIMES_LOG.file, 'utf8')));
+  const { days, tally } = await replay(log, { timeZone: QUEUE_TIMES_LOG.timeZone, trainShare, horizons: HORIZONS });
+  console.info(`## Europa-Park, ${dayRange(days.validation)} (fixtures/queue-times-log; ${QUEUE_TIMES_CREDIT})
+
+One afternoon, outside the folds: too short to learn a usual day from, so ours is persistence in
+5-minute steps and there is no best time; it shows the production log reads and replays.
+
+${table(ERROR_HEADER, errorRows(tally, 'validation', [POOLED], ['all']))}
+`);
+  printCellsNote();
+}
+
+/** FILEs as one park, split in time. */
+async function onePark(files: readonly string[]): Promise<void> {
+  const csv = files.filter((file) => file.endsWith('.csv'));
+  if (csv.length > 0 && csv.length < files.length) fail('give TouringPlans CSV files or day logs, not both');
+  const park: ParkSeries =
+    csv.length === 0
+      ? parkOfDayLog(files.flatMap((file) => parseDayLog(readOrFail(file))))
+      : loadCsvPark(
+          csv.map((file) => ({ path: file, ride: shippedSeriesOf(file)?.ride ?? path.basename(file, '.csv') })),
+        );
+  const code = hours && parkCodeOf(files);
+  const parkHours = code ? hours?.[code] : undefined;
+  const horizons = values.fit ? [60, 120, 240, 360] : HORIZONS;
+  const run = await replay(park, { timeZone, trainShare, horizons, fitOnly: values.fit, hours: parkHours });
+  console.info(csv.length > 0 ? TOURINGPLANS_CREDIT : QUEUE_TIMES_CREDIT);
+  if (code) console.info(`Park hours: TouringPlans.com, ${PARK_NAMES[code]}, the window with Extra Magic Hours.`);
+  const { days } = run;
+  console.info(`Park days in time order (${timeZone}; a day starts at 04:00): training = the first
+${percent(trainShare)}, ${days.training.length} days; validation = the rest, ${days.validation.length} days.\n`);
+  if (values.fit) {
+    console.info('BLEND by least absolute deviations on the training days (rows 0 and 30 stay as they are):');
+    for (const [horizon, rows] of run.fitRows) {
+      const [chained, usual] = fitLad(rows);
+      console.info(
+        `  { horizon: ${horizon}, chained: ${chained}, usual: ${usual}, sharpen: 0 }, // ${rows.length} rows`,
+      );
+    }
+  } else {
+    for (const [tally, label] of [
+      [run.tally, parkHours ? ', without park hours' : ''],
+      [run.hoursTally, ', with the published hours'],
+    ] as const) {
+      if (!tally) continue;
+      console.info(splitReport(tally, 'validation', `VALIDATION (never tuned on)${label}`, days.validation));
+      console.info(splitReport(tally, 'training', `Training${label}`, days.training));
+    }
+    printCellsNote();
+  }
+  console.info(`${park.rides.length} rides; ${park.samples.length} park samples replayed.`);
+}
+
+function printCellsNote(): void {
   console.info(`Cells: ours ÷ persistence (MAE ours / persistence / usual day, minutes). Best time: the
 advice as the widget gives it (bestTime, or now when as short) against the rest-of-day mean; a best
 time after the ride's last wait of the day counts as no gain (docs/wait-times.md, "Forecasting").`);
 }
-console.info(`${park.rides.length} rides; ${park.samples.length} park samples replayed in ${seconds.toFixed(1)} s.`);
 
-function report(split: Split, title: string): void {
-  if (days[split].length === 0) {
-    console.info(`## ${title}: no days\n`);
-    return;
-  }
-  // Every series in detail for a few rides (TouringPlans); for a whole park, the segments pooled only.
-  const series = [...tally.series, POOLED].filter((name) => tally.series.size <= 5 || name === POOLED);
-  const bold = (name: string, text: string) => (name === POOLED ? `**${text}**` : text);
-  const rows = [...tally.series, POOLED].flatMap((name) =>
-    SEGMENTS.filter((segment) => series.includes(name) || segment === 'all').map((segment) => [
-      name,
-      segment,
-      String(tally.get(split, name, `${segment} ${HORIZONS[0]}`)?.n ?? 0),
-      ...HORIZONS.map((horizon) => {
-        const { n = 0, ours = 0, persistence = 0, usual = 0 } = tally.get(split, name, `${segment} ${horizon}`) ?? {};
-        const maes = [ours, persistence, usual].map((sum) => (sum / n).toFixed(2)).join(' / ');
-        return n ? `${bold(name, ratio(ours, persistence))} (${maes})` : '–';
-      }),
-    ]),
-  );
-  const unknown = HORIZONS.map((h) => {
-    const { n = 0, usualUnknown = 0 } = tally.get(split, POOLED, `all ${h}`) ?? {};
-    return `${h} min ${n} (usual not learned ${percent(usualUnknown / (n || 1))})`;
-  });
-  const bestRows = series.map((name) => {
-    const sums = tally.get(split, name, 'best time') ?? {};
-    const { checks = 0, compared = 0, restMean = 0 } = sums;
-    const share = (key: string) => `${sums[key] ?? 0} (${percent((sums[key] ?? 0) / (checks || 1))})`;
-    const mean = (key: string) => (compared ? ((sums[key] ?? 0) / compared).toFixed(1) : '–');
-    const below = (key: string) => (restMean > 0 ? percent(1 - (sums[key] ?? 0) / restMean) : '–');
-    const cells = ['noBestTime', 'bestNow', 'afterClose', 'unverified'].map(share);
-    return [
-      name,
-      String(checks),
-      ...cells,
-      mean('atBest'),
-      mean('restMean'),
-      `${bold(name, below('atBest'))} (now ${below('now')}, last before closing ${below('lastOpenWait')}, lowest ${below('lowest')})`,
-    ];
-  });
-  const goals = Object.entries(GOALS.ratio).map(([h, goal]) => {
-    const { ours = 0, persistence = 0 } = tally.get(split, POOLED, `all ${h}`) ?? {};
-    return `${ratio(ours, persistence)} at ${h} min (goal ≤ ${goal}: ${persistence > 0 && ours <= goal * persistence ? 'met' : 'missed'})`;
-  });
-  const { atBest = 0, restMean = 0, compared = 0, checks = 0 } = tally.get(split, POOLED, 'best time') ?? {};
-  const below = restMean > 0 ? 1 - atBest / restMean : Number.NaN;
-  const head = ['Series', 'Checks', 'No best time', 'Best now', 'After the ride closed', 'Not verifiable'];
-  console.info(`## ${title}: ${range(days[split])}
-
-${table(['Series', 'Segment', 'n (30 min)', ...HORIZONS.map((h) => `${h} min`)], rows)}
-
-Pooled forecasts scored: ${unknown.join('; ')}.
-
-${table([...head, 'Posted at advice', 'Rest-of-day mean', 'Advice below mean'], bestRows)}
-
-Goals, pooled: ${goals.join('; ')}; best time ${percent(below)} below the rest-of-day mean on the
-${percent(compared / (checks || 1))} of checks compared (goal ≥ ${percent(GOALS.bestTime)}: ${below >= GOALS.bestTime ? 'met' : 'missed'}).
-`);
-}
-
-function loadPark(paths: readonly string[]): ParkSeries {
-  const csv = paths.filter((file) => file.endsWith('.csv'));
-  if (csv.length > 0 && csv.length < paths.length) fail('give TouringPlans CSV files or day logs, not both');
+function loadCsvPark(files: readonly { path: string; ride: string }[]): ParkSeries {
   try {
-    if (csv.length === 0) return parkOfDayLog(paths.flatMap((file) => parseDayLog(readFileSync(file, 'utf8'))));
-    const rides = csv.map((file) => {
-      const { samples, skipped } = parsePostedWaits(readFileSync(file, 'utf8'), (wall) =>
-        fromWallClock(wall, timeZone),
-      );
-      if (skipped > 0) console.info(`${file}: ${skipped} unreadable rows skipped.`);
-      const name = KNOWN_RIDES[path.basename(file)] ?? path.basename(file, '.csv');
-      return { id: name, name, samples, observations: samples };
-    });
-    return { rides, samples: gridSamples(rides) };
+    const { park, skipped } = parkOfPostedWaits(files, timeZone);
+    for (const { path: file, rows } of skipped) console.info(`${file}: ${rows} unreadable rows skipped.`);
+    return park;
   } catch (error) {
     fail((error as Error).message);
   }
 }
 
-function ratio(ours: number, persistence: number): string {
-  return persistence > 0 ? (ours / persistence).toFixed(3) : '–';
+function readHours(file: string): ParkHoursTable {
+  try {
+    const { hours: table, skipped } = parseParkHours(readOrFail(file), WDW_TIME_ZONE);
+    if (skipped > 0) console.info(`${file}: ${skipped} park days without readable hours left out.`);
+    return table;
+  } catch (error) {
+    fail(`--hours ${file}: ${(error as Error).message}`);
+  }
 }
 
-function percent(share: number): string {
-  return Number.isFinite(share) ? `${(share * 100).toFixed(1)} %` : '–';
+/** `--park`, or the park of shipped files; the hours are per park. */
+function parkCodeOf(files: readonly string[]): WdwPark {
+  const named = values.park?.toUpperCase();
+  if (named !== undefined) {
+    if (!WDW_PARKS.includes(named as WdwPark)) fail(`--park must be one of ${WDW_PARKS.join(', ')}`);
+    return named as WdwPark;
+  }
+  const codes = new Set(files.map((file) => shippedSeriesOf(file)?.park));
+  const [code] = codes;
+  if (codes.size !== 1 || code === undefined)
+    fail(`--hours needs the park of these files: --park ${WDW_PARKS.join('|')}`);
+  return code;
 }
 
-function table(header: string[], rows: string[][]): string {
-  return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+function readOrFail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    fail(`cannot read ${file}: ${(error as Error).message}`);
+  }
 }
 
 function fail(message: string): never {

@@ -1,6 +1,7 @@
 /**
  * TouringPlans.com's posted-wait CSV (credit: fixtures/touringplans/CREDIT.md), columns found by
- * name as their order varies: `datetime` local wall clock, `SPOSTMIN` minutes (-999: down).
+ * name as their order varies: `datetime` local wall clock and the posted minutes (-999: down), named
+ * `SPOSTMIN` in the per-park releases (AK85.csv) and `wait_time(posted)` in the 2018 cut (`25.0`).
  */
 
 /** A posted wait as the service would have sampled it. */
@@ -17,6 +18,7 @@ export interface PostedSample {
 const DOWN = -999;
 const DAY_STARTS_AT_HOUR = 4;
 const HOUR = 3_600_000;
+const POSTED_COLUMNS = ['SPOSTMIN', 'wait_time(posted)'];
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
 /**
@@ -30,9 +32,10 @@ export function parsePostedWaits(
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
   const header = cellsOf(lines[0] ?? '');
   const timeColumn = header.indexOf('datetime');
-  const waitColumn = header.indexOf('SPOSTMIN');
+  const waitColumn = header.findIndex((name) => POSTED_COLUMNS.includes(name));
   if (timeColumn < 0 || waitColumn < 0) {
-    throw new Error(`expected a header with "datetime" and "SPOSTMIN" columns, got: ${header.join(',')}`);
+    const posted = POSTED_COLUMNS.map((name) => `"${name}"`).join(' or ');
+    throw new Error(`expected a header with "datetime" and ${posted} columns, got: ${header.join(',')}`);
   }
   const byTime = new Map<number, PostedSample>();
   let skipped = 0;

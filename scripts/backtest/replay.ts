@@ -1,14 +1,16 @@
 import { dayBoundsOf, localDateOf } from '../../src/wait-times/day/park-day.ts';
 import {
+  type Blend,
   chainedWait,
+  type DayHours,
   expectedWait,
-  halfHoursBetween,
+  type ForecastContext,
+  outlookTimesOf,
   parkRatioOf,
   rideOutlookOf,
   toStep,
 } from '../../src/wait-times/forecast/outlook.ts';
 import { bucketOf, usualWaitOf } from '../../src/wait-times/forecast/wait-profile.ts';
-import type { WaitProfile } from '../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { minuteOfDay } from '../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
 import { memoryHistory, recordSample } from '../../src/wait-times/wait-history.ts';
@@ -39,7 +41,7 @@ export interface ReplayOptions {
   trainShare: number;
   /** Minutes ahead to score. */
   horizons: readonly number[];
-  /** `--fit`: stop at the first validation day; keep `[outcome − wait, chained − wait, ratio·usual − wait]` per horizon. */
+  /** `--fit`: stop at the first validation day, gathering fit rows (`Scoring`). */
   fitOnly?: boolean;
 }
 
@@ -70,34 +72,23 @@ export function postedAt(observations: readonly Observation[], at: number, neare
 
 /**
  * The best-time check at one origin, of the advice as the widget gives it: the ride's `bestTime`
- * over the rest of the local day, or now when the wait now is as short (the widget's "best now"),
+ * over the outlook's half hours (`outlookTimesOf`: to closing when the context has the day's hours), or now when the wait now is as short (the widget's "best now"),
  * against the mean of the open waits posted after the origin until local midnight. The wait at the
  * advice is the one posted nearest it; a best time after the ride's last open wait that day is a
  * failed advice and counts as no gain (`afterClose`, at the mean); `unverified`: down then, or
  * nothing posted near it. Undefined when nothing is posted after the origin.
  */
-export function bestTimeCheck(
-  ride: RideSeries,
-  origin: { at: number; wait: number },
-  profile: WaitProfile | null,
-  parkRatio: number,
-  timeZone: string,
-): Sums | undefined {
+export function bestTimeCheck(context: ForecastContext, ride: RideSeries, wait: number): Sums | undefined {
+  const { timeZone } = context;
+  const origin = { at: context.at, wait };
   const { endsAt } = dayBoundsOf(localDateOf(origin.at, timeZone), timeZone);
   const waits = ride.observations
     .slice(lastAtOrBefore(ride.observations, origin.at) + 1, lastAtOrBefore(ride.observations, endsAt - 1) + 1)
     .filter((seen): seen is { at: number; wait: number } => seen.wait !== null);
   const lastOpen = waits.at(-1);
   if (lastOpen === undefined) return undefined;
-  const times = halfHoursBetween(origin.at, endsAt, timeZone);
-  const { bestTime } = rideOutlookOf(
-    profile,
-    { id: ride.id, wait: origin.wait },
-    origin.at,
-    times,
-    timeZone,
-    parkRatio,
-  );
+  const times = outlookTimesOf(context, endsAt);
+  const { bestTime } = rideOutlookOf(context, { id: ride.id, wait }, times);
   if (bestTime === null) return { checks: 1, noBestTime: 1 };
   const now = origin.wait <= bestTime.wait;
   const posted = now ? origin.wait : postedAt(ride.observations, bestTime.at, true);
@@ -109,64 +100,130 @@ export function bestTimeCheck(
   return { checks: 1, compared: 1, bestNow: Number(now), afterClose, atBest, restMean, ...scale };
 }
 
-export async function replay(park: ParkSeries, options: ReplayOptions) {
-  const { timeZone, horizons } = options;
-  // Park days: those with a ride open (the TouringPlans samples go on around the clock).
-  const open = park.samples.filter(({ waits }) => Object.values(waits).some((wait) => wait !== null));
-  const allDays = [...new Set(open.map((sample) => parkDayOf(sample.at, timeZone)))].sort();
-  const trainCount = Math.floor(allDays.length * options.trainShare);
-  const days = { training: allDays.slice(0, trainCount), validation: allDays.slice(trainCount) };
-  const history = memoryHistory();
-  const tally = new Tally();
-  const fitRows = new Map<number, [number, number, number][]>(horizons.map((horizon) => [horizon, []]));
-  const openedAt = new Map<string, number>();
-  const nextCheckAt = new Map<string, number>();
-  let today = '';
+export interface Scoring {
+  /** Minutes ahead to score (or to gather fit rows at). */
+  horizons: readonly number[];
+  /** Gather BLEND's fit rows (`[outcome − wait, chained − wait, ratio·usual − wait]` per horizon) instead of scoring. */
+  fitOnly?: boolean;
+  /** The outlook's BLEND, when not the shipped one (leave one park out fits one per fold). */
+  blend?: Blend;
+  /**
+   * The park's hours by park day (`parkDayOf`): the best time is checked a second time with them in
+   * the context (`hoursTally`; a day without counts as hours unknown, as production).
+   */
+  hours?: ReadonlyMap<string, DayHours> | undefined;
+}
 
-  for (const sample of park.samples) {
-    const day = parkDayOf(sample.at, timeZone);
-    const split: Split = day < (days.validation[0] ?? '~') ? 'training' : 'validation';
-    if (options.fitOnly && split === 'validation') break;
-    if (day !== today) {
-      today = day;
-      openedAt.clear();
-      nextCheckAt.clear();
-    }
-    const { profile } = await recordSample(history, sample, timeZone);
-    const latest = Object.entries(sample.waits).map(([id, wait]) => ({ id, wait }));
-    const parkRatio = parkRatioOf(profile, latest, sample.at, timeZone);
+/**
+ * A park replayed in time order, resumable: `run` goes on from where the last run stopped, so the
+ * training days can gather fit rows before the validation days are scored with what they fitted.
+ */
+export class ParkReplay {
+  readonly days: { training: string[]; validation: string[] };
+  readonly tally = new Tally();
+  readonly hoursTally = new Tally();
+  readonly fitRows = new Map<number, [number, number, number][]>();
+  private readonly history = memoryHistory();
+  private readonly openedAt = new Map<string, number>();
+  private readonly nextCheckAt = new Map<string, number>();
+  private readonly park: ParkSeries;
+  private readonly options: Pick<ReplayOptions, 'timeZone' | 'trainShare'>;
+  private next = 0;
+  private today = '';
 
-    for (const ride of park.rides) {
-      const wait = sample.waits[ride.id];
-      if (wait === null || wait === undefined) continue;
-      const opened = openedAt.get(ride.id) ?? sample.at;
-      openedAt.set(ride.id, opened);
-      const segment = sample.at - opened < HOUR ? 'first hour' : wait >= 40 ? 'wait ≥ 40' : 'rest';
-      for (const horizon of horizons) {
-        const to = sample.at + horizon * MINUTE;
-        const outcome = postedAt(ride.observations, to);
-        if (outcome === null || outcome === undefined) continue;
-        const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
-        if (options.fitOnly) {
-          const chained = chainedWait(profile, { id: ride.id, wait }, sample.at, to, timeZone);
-          if (usual !== null) fitRows.get(horizon)?.push([outcome - wait, chained - wait, parkRatio * usual - wait]);
-          continue;
-        }
-        const ours = toStep(expectedWait(profile, { id: ride.id, wait }, sample.at, to, timeZone, parkRatio));
-        tally.add(split, ride.name, [`${segment} ${horizon}`, `all ${horizon}`], {
-          n: 1,
-          ours: Math.abs(ours - outcome),
-          persistence: Math.abs(wait - outcome),
-          usual: Math.abs((usual ?? wait) - outcome),
-          usualUnknown: Number(usual === null),
-        });
-      }
-      // Best time: at the ride's first open sample of the day, then at the first open one of each later hour.
-      if (options.fitOnly || sample.at < (nextCheckAt.get(ride.id) ?? opened)) continue;
-      nextCheckAt.set(ride.id, opened + HOUR * (Math.floor((sample.at - opened) / HOUR) + 1));
-      const check = bestTimeCheck(ride, { at: sample.at, wait }, profile, parkRatio, timeZone);
-      if (check) tally.add(split, ride.name, ['best time'], check);
-    }
+  constructor(park: ParkSeries, options: Pick<ReplayOptions, 'timeZone' | 'trainShare'>) {
+    [this.park, this.options] = [park, options];
+    const { timeZone } = options;
+    // Park days: those with a ride open (the TouringPlans samples go on around the clock).
+    const open = park.samples.filter(({ waits }) => Object.values(waits).some((wait) => wait !== null));
+    const allDays = [...new Set(open.map((sample) => parkDayOf(sample.at, timeZone)))].sort();
+    const trainCount = Math.floor(allDays.length * options.trainShare);
+    this.days = { training: allDays.slice(0, trainCount), validation: allDays.slice(trainCount) };
   }
-  return { days, tally, fitRows };
+
+  /** Replays the samples not replayed yet, up to the first validation day (`until: 'training'`) or the end. */
+  async run(until: Split, scoring: Scoring): Promise<this> {
+    const { timeZone } = this.options;
+    const firstValidationDay = this.days.validation[0] ?? '~';
+    for (const horizon of scoring.fitOnly ? scoring.horizons : []) {
+      if (!this.fitRows.has(horizon)) this.fitRows.set(horizon, []);
+    }
+    for (; this.next < this.park.samples.length; this.next++) {
+      const sample = this.park.samples[this.next];
+      if (sample === undefined) break;
+      const day = parkDayOf(sample.at, timeZone);
+      const split: Split = day < firstValidationDay ? 'training' : 'validation';
+      if (until === 'training' && split === 'validation') break;
+      if (day !== this.today) {
+        this.today = day;
+        this.openedAt.clear();
+        this.nextCheckAt.clear();
+      }
+      const { profile } = await recordSample(this.history, sample, timeZone);
+      const latest = Object.entries(sample.waits).map(([id, wait]) => ({ id, wait }));
+      const moment = { profile, timeZone, at: sample.at };
+      const context: ForecastContext = { ...moment, hours: null, parkRatio: parkRatioOf(moment, latest) };
+      if (scoring.blend) context.blend = scoring.blend;
+      const hours = scoring.hours?.get(day) ?? null;
+      for (const ride of this.park.rides) {
+        const wait = sample.waits[ride.id];
+        if (wait !== null && wait !== undefined)
+          this.score(split, context, ride, wait, { ...scoring, dayHours: hours });
+      }
+    }
+    return this;
+  }
+
+  private score(
+    split: Split,
+    context: ForecastContext,
+    ride: RideSeries,
+    wait: number,
+    scoring: Scoring & { dayHours: DayHours | null },
+  ): void {
+    const { profile, timeZone, at, parkRatio } = context;
+    const opened = this.openedAt.get(ride.id) ?? at;
+    this.openedAt.set(ride.id, opened);
+    const segment = at - opened < HOUR ? 'first hour' : wait >= 40 ? 'wait ≥ 40' : 'rest';
+    for (const horizon of scoring.horizons) {
+      const to = at + horizon * MINUTE;
+      const outcome = postedAt(ride.observations, to);
+      if (outcome === null || outcome === undefined) continue;
+      const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
+      if (scoring.fitOnly) {
+        const chained = chainedWait(context, { id: ride.id, wait }, to);
+        if (usual !== null) this.fitRows.get(horizon)?.push([outcome - wait, chained - wait, parkRatio * usual - wait]);
+        continue;
+      }
+      const ours = toStep(expectedWait(context, { id: ride.id, wait }, to));
+      const sums = {
+        n: 1,
+        ours: Math.abs(ours - outcome),
+        persistence: Math.abs(wait - outcome),
+        usual: Math.abs((usual ?? wait) - outcome),
+        usualUnknown: Number(usual === null),
+      };
+      this.tally.add(split, ride.name, [`${segment} ${horizon}`, `all ${horizon}`], sums);
+      if (scoring.hours) this.hoursTally.add(split, ride.name, [`${segment} ${horizon}`, `all ${horizon}`], sums);
+    }
+    // Best time: at the ride's first open sample of the day, then at the first open one of each later hour.
+    if (scoring.fitOnly || at < (this.nextCheckAt.get(ride.id) ?? opened)) return;
+    this.nextCheckAt.set(ride.id, opened + HOUR * (Math.floor((at - opened) / HOUR) + 1));
+    const check = bestTimeCheck(context, ride, wait);
+    if (check) this.tally.add(split, ride.name, ['best time'], check);
+    if (!scoring.hours) return;
+    const withHours = bestTimeCheck({ ...context, hours: scoring.dayHours }, ride, wait);
+    if (withHours) this.hoursTally.add(split, ride.name, ['best time'], withHours);
+  }
+}
+
+/** One park replayed whole (`fitOnly`: its training days, gathering fit rows). */
+export async function replay(park: ParkSeries, options: ReplayOptions & Scoring) {
+  const { timeZone, trainShare, ...scoring } = options;
+  const replayed = await new ParkReplay(park, { timeZone, trainShare }).run(
+    scoring.fitOnly ? 'training' : 'validation',
+    scoring,
+  );
+  const { days, tally, fitRows } = replayed;
+  return { days, tally, fitRows, hoursTally: scoring.hours ? replayed.hoursTally : undefined };
 }

@@ -1,7 +1,12 @@
 import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../platform/store.ts';
 import { boundProfile, emptyProfile, updateProfile } from './forecast/wait-profile.ts';
-import { type WaitProfile, WaitProfileSchema } from './forecast/wait-profile-schemas.ts';
+import {
+  decodeWaitProfile,
+  encodeWaitProfile,
+  StoredWaitProfileSchema,
+  type WaitProfile,
+} from './forecast/wait-profile-schemas.ts';
 import { minuteOfDay } from './local-time.ts';
 import { type HistorySample, HistorySampleSchema, type ParkSnapshot } from './park-snapshot-schemas.ts';
 
@@ -148,8 +153,12 @@ export function blobsHistory(slug: string): ParkHistory {
         'wait-times',
         times.map((time) => keyOf(slug, time)),
       ),
-    readProfile: () => readRecord('wait-times', profileKey(slug), WaitProfileSchema),
-    writeProfile: (profile) => writeRecord('wait-times', profileKey(slug), WaitProfileSchema, profile),
+    readProfile: async () => {
+      const stored = await readRecord('wait-times', profileKey(slug), StoredWaitProfileSchema);
+      return stored && decodeWaitProfile(stored);
+    },
+    writeProfile: (profile) =>
+      writeRecord('wait-times', profileKey(slug), StoredWaitProfileSchema, encodeWaitProfile(profile)),
   };
 }
 
@@ -169,9 +178,9 @@ export function memoryHistory(): ParkHistory {
     deleteSamples: async (times) => {
       for (const time of times) samples.delete(time);
     },
-    readProfile: async () => JSON.parse(profile ?? 'null'),
+    readProfile: async () => (profile === null ? null : decodeWaitProfile(JSON.parse(profile))),
     writeProfile: async (next) => {
-      profile = JSON.stringify(WaitProfileSchema.parse(next));
+      profile = JSON.stringify(StoredWaitProfileSchema.parse(encodeWaitProfile(next)));
     },
   };
 }

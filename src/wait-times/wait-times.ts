@@ -96,11 +96,9 @@ export function waitTimesBody(
   earlier: HistorySample | null,
   { profile, timeZone }: { profile: WaitProfile | null; timeZone: string } = { profile: null, timeZone: 'UTC' },
 ): WaitTimes {
+  const context = { profile, timeZone, at: snapshot.fetchedAt, earlier };
   const rides = snapshot.rides
-    .map(({ id, ...ride }) => ({
-      ...ride,
-      ...trendAndForecastOf({ id, ...ride }, earlier, profile, snapshot.fetchedAt, timeZone),
-    }))
+    .map(({ id, ...ride }) => ({ ...ride, ...trendAndForecastOf(context, { id, ...ride }) }))
     .sort(byName);
   return { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides };
 }

@@ -47,5 +47,5 @@ export async function waitHistoryExample(): Promise<WaitHistory> {
     else profile = (await recordSample(history, sample, park.timezone)).profile;
   }
   const hours = currentDayOf(scheduleRowsOf(SHOWN_HOURS, 'example'), SHOWN_UNTIL, park.timezone);
-  return WaitHistorySchema.parse(waitHistoryBody(park, day, profile, SHOWN_UNTIL, hours));
+  return WaitHistorySchema.parse(waitHistoryBody(park, day, { profile, hours }, SHOWN_UNTIL));
 }

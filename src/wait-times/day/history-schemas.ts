@@ -72,7 +72,7 @@ export const CrowdLevelSchema = z
     }),
   );
 
-/** Half hours left in a local day: at most 50 (a 25-hour day). */
+/** Half hours in an outlook: at most 50 (a 25-hour day; with opening hours, at most a day ahead). */
 export const MAX_OUTLOOK_STEPS = 50;
 const expectedWait = z.int().check(z.minimum(0), z.maximum(MAX_WAIT_MINUTES), z.multipleOf(5));
 
@@ -85,7 +85,7 @@ export const BestTimeSchema = z
     z.meta({
       id: 'BestTime',
       description:
-        'The half hour still ahead today with the lowest expected wait (compared before rounding to 5 minutes): when to ride. Compare it with the wait now; an outlook, not a promise.',
+        "The half hour still ahead today with the lowest expected wait (compared before rounding to 5 minutes): when to ride. Never at or after the park's closing time when its hours are known. Compare it with the wait now; an outlook, not a promise.",
     }),
   );
 
@@ -112,13 +112,15 @@ export const RideDaySchema = z
       .check(
         z.maxLength(MAX_OUTLOOK_STEPS),
         z.describe(
-          "Expected posted wait in minutes at each of `outlookTimes` (same length and order), a multiple of 5: the ride's latest wait carried forward with how its wait usually changes through the day, pulled toward its usual wait scaled by how busy the park is today. Null where the usual wait for that half hour is not learned yet (a new park, or hours the ride is usually closed); all null while the ride is closed now (down for a while or closed for the day: the data cannot tell which).",
+          "Expected posted wait in minutes at each of `outlookTimes` (same length and order), a multiple of 5: the ride's latest wait carried forward with how its wait usually changes through the day, pulled toward its usual wait scaled by how busy the park is today; before the park opens (hours known), its usual wait. Null where the usual wait for that half hour is not learned yet (a new park, or hours the ride is usually closed); all null while the ride is closed now during the day (down for a while; with the park's hours unknown, possibly closed for the day). Empty after the park's closing time: closed for the day.",
         ),
       ),
     bestTime: z
       .nullable(BestTimeSchema)
       .check(
-        z.describe('When to ride: the lowest expected wait still ahead today; null when the whole `outlook` is null.'),
+        z.describe(
+          'When to ride: the lowest expected wait still ahead today, before closing; null when the whole `outlook` is null or empty (after closing: closed for the day).',
+        ),
       ),
   })
   .check(z.meta({ id: 'RideDay' }));
@@ -154,7 +156,7 @@ export const WaitHistorySchema = z
       .check(
         z.maxLength(MAX_OUTLOOK_STEPS),
         z.describe(
-          "Unix ms of each half hour (:00 and :30 on the park's wall clock) after `updatedAt` and before `dayEndsAt`: the steps of every ride's `outlook`. Empty before the first sample of the day.",
+          "Unix ms of each half hour (:00 and :30 on the park's wall clock) the outlook covers: the steps of every ride's `outlook`. With the park's hours today known: after `updatedAt` (from the opening while the park has not opened yet) and before its closing time, which is after `dayEndsAt` when the park closes after midnight; empty after closing (every ride closed for the day). With the hours unknown: after `updatedAt` and before `dayEndsAt`. Empty before the first sample of the day.",
         ),
       ),
     crowd: CrowdLevelSchema,

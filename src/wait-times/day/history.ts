@@ -1,4 +1,4 @@
-import { halfHoursBetween, parkRatioOf, rideOutlookOf } from '../forecast/outlook.ts';
+import { outlookTimesOf, parkRatioOf, rideOutlookOf } from '../forecast/outlook.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { parkHoursToday } from '../hours/park-hours.ts';
 import type { ParkHours } from '../hours/park-hours-schemas.ts';
@@ -24,7 +24,7 @@ export async function getWaitHistory(park: Park): Promise<{ body: WaitHistory; m
     orNull(readDay(park.slug, localDateOf(now, park.timezone))),
     orNull(blobsHistory(park.slug).readProfile()),
   ]);
-  const body = waitHistoryBody(park, day, profile, now, hours);
+  const body = waitHistoryBody(park, day, { profile, hours }, now);
   const untilMidnight = Math.ceil((body.dayEndsAt - now) / 1000);
   return { body, maxAgeSeconds: Math.max(1, Math.min(live.maxAgeSeconds, untilMidnight)) };
 }
@@ -38,15 +38,15 @@ const orNull = <T>(read: Promise<T | null>) =>
 
 /**
  * The body for the park's local day at `now`: the day's samples (none when `day` is another date),
- * each ride's usual day from the profile, its outlook from the newest sample to the end of the
- * day, the crowd level and the park's published hours (null: unknown). Pure (the OpenAPI example runs it).
+ * each ride's usual day from the profile, its outlook from the newest sample (or the opening) to
+ * the closing, or to the end of the day while the hours are unknown, the crowd level and the park's
+ * published hours (null: unknown). Pure (the OpenAPI example runs it).
  */
 export function waitHistoryBody(
   park: Pick<Park, 'slug' | 'timezone'>,
   day: DayRecord | null,
-  profile: WaitProfile | null,
+  { profile, hours }: { profile: WaitProfile | null; hours: ParkHours | null },
   now: number,
-  hours: ParkHours | null = null,
 ): WaitHistory {
   const date = localDateOf(now, park.timezone);
   const { startsAt, endsAt } = dayBoundsOf(date, park.timezone);
@@ -58,13 +58,14 @@ export function waitHistoryBody(
     ride,
     wait: ride.waits.at(-1) ?? null,
   }));
-  const outlookTimes = updatedAt === null ? [] : halfHoursBetween(updatedAt, endsAt, park.timezone);
-  const parkRatio = updatedAt === null ? 1 : parkRatioOf(profile, latest, updatedAt, park.timezone);
+  const moment = { profile, timeZone: park.timezone, at: updatedAt ?? now };
+  const context = { ...moment, hours, parkRatio: updatedAt === null ? 1 : parkRatioOf(moment, latest) };
+  const outlookTimes = updatedAt === null ? [] : outlookTimesOf(context, endsAt);
   const rides = latest
     .map(({ id, ride, wait }) => ({
       ...ride,
       usual: usualWaits(profile, id),
-      ...rideOutlookOf(profile, { id, wait }, updatedAt ?? now, outlookTimes, park.timezone, parkRatio),
+      ...rideOutlookOf(context, { id, wait }, outlookTimes),
     }))
     .sort(byName);
   return {

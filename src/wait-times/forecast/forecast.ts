@@ -1,7 +1,6 @@
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import type { Trend } from '../wait-times-schemas.ts';
-import { expectedWait, toStep } from './outlook.ts';
-import type { WaitProfile } from './wait-profile-schemas.ts';
+import { expectedWait, type ParkMoment, toStep } from './outlook.ts';
 
 /** How far ahead the forecast looks. */
 export const FORECAST_HORIZON_MS = 30 * 60_000;
@@ -25,24 +24,19 @@ export function trendOf(now: { wait: number; open: boolean }, earlier: number | 
  * persistence until it has learned. `null` when closed.
  */
 export function forecastOf(
+  context: ParkMoment,
   ride: { id: number | string; wait: number; open: boolean },
-  profile: WaitProfile | null,
-  at: number,
-  timeZone: string,
 ): number | null {
   if (!ride.open) return null;
-  const to = at + FORECAST_HORIZON_MS;
+  const to = context.at + FORECAST_HORIZON_MS;
   // At 30 minutes the model does not use the park's ratio (outlook.ts, BLEND): 1 is neutral.
-  return toStep(expectedWait(profile, { id: String(ride.id), wait: ride.wait }, at, to, timeZone, 1));
+  return toStep(expectedWait({ ...context, parkRatio: 1 }, { id: String(ride.id), wait: ride.wait }, to));
 }
 
-/** Trend and forecast of one ride as GET /api/wait-times answers them. */
+/** Trend (against `earlier`, the sample about 30 minutes before) and forecast of one ride as GET /api/wait-times answers them. */
 export function trendAndForecastOf(
+  context: ParkMoment & { earlier: HistorySample | null },
   ride: { id: number | string; wait: number; open: boolean },
-  earlier: HistorySample | null,
-  profile: WaitProfile | null,
-  at: number,
-  timeZone: string,
 ): { trend: Trend; forecast: number | null } {
-  return { trend: trendOf(ride, earlier?.waits[String(ride.id)]), forecast: forecastOf(ride, profile, at, timeZone) };
+  return { trend: trendOf(ride, context.earlier?.waits[String(ride.id)]), forecast: forecastOf(context, ride) };
 }

@@ -12,14 +12,17 @@ import { MAX_WAIT_MINUTES, type WaitProfile } from './wait-profile-schemas.ts';
 const MINUTE = 60_000;
 const QUARTER_HOUR = 15 * MINUTE;
 const HALF_HOUR = 2 * QUARTER_HOUR;
-/** [horizon in minutes, weights of the chained change, of the park-scaled usual wait, of SHARPEN]; linear between. */
-const BLEND: readonly (readonly [number, number, number, number])[] = [
-  [0, 1, 0, 1],
-  [30, 1, 0, 1],
-  [60, 1.14, 0.14, 0],
-  [120, 0.91, 0.33, 0],
-  [240, 0.79, 0.4, 0],
-  [360, 0.72, 0.42, 0],
+/** Weights at one horizon (minutes): of the chained change, of the pull toward the park-scaled usual wait, of SHARPEN. */
+export type BlendRow = { horizon: number; chained: number; usual: number; sharpen: number };
+export type Blend = readonly [BlendRow, ...BlendRow[]];
+/** Linear between rows. */
+export const BLEND: Blend = [
+  { horizon: 0, chained: 1, usual: 0, sharpen: 1 },
+  { horizon: 30, chained: 1, usual: 0, sharpen: 1 },
+  { horizon: 60, chained: 1.14, usual: 0.14, sharpen: 0 },
+  { horizon: 120, chained: 0.91, usual: 0.33, sharpen: 0 },
+  { horizon: 240, chained: 0.79, usual: 0.4, sharpen: 0 },
+  { horizon: 360, chained: 0.72, usual: 0.42, sharpen: 0 },
 ];
 /** A chained change within ±2 minutes is noise; beyond, the slow running medians lag, so it counts 1.3 times. */
 const SHARPEN = { deadZone: 2, gain: 1.3 } as const;
@@ -31,23 +34,47 @@ export function toStep(minutes: number): number {
   return Math.min(MAX_WAIT_MINUTES, Math.max(0, Math.round(minutes / 5) * 5));
 }
 
-function blendAt(horizonMinutes: number): number[] {
-  const upper = BLEND.findIndex(([minutes]) => minutes >= horizonMinutes);
-  const [h0, ...low] = BLEND[upper < 0 ? BLEND.length - 1 : Math.max(0, upper - 1)] ?? [0, 1, 0, 0];
-  const [h1, ...high] = BLEND[upper] ?? [h0, ...low];
-  const share = h1 === h0 ? 0 : (horizonMinutes - h0) / (h1 - h0);
-  return low.map((weight, index) => weight + share * ((high[index] ?? weight) - weight));
+function blendAt(horizon: number, blend: Blend): Omit<BlendRow, 'horizon'> {
+  const upper = blend.findIndex((row) => row.horizon >= horizon);
+  const low = blend[upper < 0 ? blend.length - 1 : Math.max(0, upper - 1)] ?? blend[0];
+  const high = blend[upper] ?? low;
+  const share = high.horizon === low.horizon ? 0 : (horizon - low.horizon) / (high.horizon - low.horizon);
+  const between = (weight: keyof BlendRow) => low[weight] + share * (high[weight] - low[weight]);
+  return { chained: between('chained'), usual: between('usual'), sharpen: between('sharpen') };
 }
+
+/** A park's opening hours for one day, Unix ms. */
+export interface DayHours {
+  opensAt: number;
+  closesAt: number;
+}
+
+/** What the model knows of a park at one moment, the same for each of its rides. */
+export interface ForecastContext {
+  /** The park's learned profile; null before anything is learned (persistence). */
+  profile: WaitProfile | null;
+  /** The park's IANA time zone: the profile's half hours are on its wall clock. */
+  timeZone: string;
+  /** When the waits were read (Unix ms): every horizon counts from here. */
+  at: number;
+  /** How busy the park is against its usual day (`parkRatioOf`); 1 is neutral. */
+  parkRatio: number;
+  /** The park's hours today; null while unknown (the outlook then runs to the end of the local day). */
+  hours: DayHours | null;
+  /** Other BLEND weights than the shipped ones: the backtest's leave-one-park-out folds fit their own. */
+  blend?: Blend;
+}
+
+/** The context before the park's ratio is known, and all a single wait's forecast needs. */
+export type ParkMoment = Pick<ForecastContext, 'profile' | 'timeZone' | 'at'>;
 
 /**
  * How busy the park is right now against its usual day: the median over open rides of the wait
  * now divided by the ride's usual wait for this half hour, bounded; 1 while nothing is usual yet.
  */
 export function parkRatioOf(
-  profile: WaitProfile | null,
+  { profile, timeZone, at }: ParkMoment,
   rides: readonly { id: string; wait: number | null }[],
-  at: number,
-  timeZone: string,
 ): number {
   const bucket = bucketOf(minuteOfDay(at, timeZone));
   const ratios = rides
@@ -64,41 +91,37 @@ export function parkRatioOf(
 }
 
 /**
- * The expected posted wait of an open ride at `to`, from its wait at `from` (both Unix ms), in
- * minutes (not rounded). Without anything learned it is the wait at `from` (persistence).
+ * The expected posted wait of an open ride at `to` (Unix ms), from its wait at the context's `at`,
+ * in minutes (not rounded). Without anything learned it is the wait at `at` (persistence).
  */
 export function expectedWait(
-  profile: WaitProfile | null,
+  context: ParkMoment & Pick<ForecastContext, 'parkRatio' | 'blend'>,
   ride: { id: string; wait: number },
-  from: number,
   to: number,
-  timeZone: string,
-  parkRatio: number,
 ): number {
-  const horizon = Math.max(0, (to - from) / MINUTE);
-  const chained = chainedWait(profile, ride, from, to, timeZone);
+  const { profile, timeZone, at, parkRatio } = context;
+  const horizon = Math.max(0, (to - at) / MINUTE);
+  const chained = chainedWait(context, ride, to);
   const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
-  const [chainWeight = 1, usualWeight = 0, sharpWeight = 0] = blendAt(horizon);
+  const weight = blendAt(horizon, context.blend ?? BLEND);
   const change = chained - ride.wait;
   const sharpened = Math.sign(change) * SHARPEN.gain * Math.max(0, Math.abs(change) - SHARPEN.deadZone);
   return Math.max(
     0,
     ride.wait +
-      chainWeight * (change + sharpWeight * (sharpened - change)) +
-      (usual === null ? 0 : usualWeight * (parkRatio * usual - ride.wait)),
+      weight.chained * (change + weight.sharpen * (sharpened - change)) +
+      (usual === null ? 0 : weight.usual * (parkRatio * usual - ride.wait)),
   );
 }
 
 /**
- * The wait from `from` to `to` by the learned 30-minute changes alone, chained quarter hour by
- * quarter hour (each step conditioned on the wait reached so far); the backtest's `--fit` reads it too.
+ * The wait from the context's `at` to `to` by the learned 30-minute changes alone, chained quarter
+ * hour by quarter hour (each step conditioned on the wait reached so far); the backtest's `--fit` reads it too.
  */
 export function chainedWait(
-  profile: WaitProfile | null,
+  { profile, timeZone, at: from }: ParkMoment,
   ride: { id: string; wait: number },
-  from: number,
   to: number,
-  timeZone: string,
 ): number {
   let chained = ride.wait;
   for (let at = from; at < to; at += QUARTER_HOUR) {
@@ -120,6 +143,23 @@ export function halfHoursBetween(from: number, until: number, timeZone: string):
   return times;
 }
 
+/** A day is at most this long: hours reaching further (a bad upstream) are cut here. */
+const DAY = 24 * 60 * MINUTE;
+
+/**
+ * The half hours the outlook covers: after now, or from opening while the park has not opened yet,
+ * and before closing (past midnight when it closes then); none after closing, when the rides are
+ * closed for the day. With the hours unknown, the half hours after now before `dayEndsAt`.
+ */
+export function outlookTimesOf(
+  { at, timeZone, hours }: Pick<ForecastContext, 'at' | 'timeZone' | 'hours'>,
+  dayEndsAt: number,
+): number[] {
+  if (hours === null) return halfHoursBetween(at, dayEndsAt, timeZone);
+  // `halfHoursBetween` leaves out its start: now is the live wait, but opening is a half hour open.
+  return halfHoursBetween(Math.max(at, hours.opensAt - 1), Math.min(hours.closesAt, at + DAY), timeZone);
+}
+
 export interface RideOutlook {
   /** Expected posted wait (multiple of 5) at each of the times asked for, or null. */
   outlook: (number | null)[];
@@ -128,24 +168,26 @@ export interface RideOutlook {
 }
 
 /**
- * A ride's outlook at `times` from its wait at `from`: null where its usual wait then is not
- * learned (a new park, or hours the ride is usually closed), all null when it is closed now. The
- * best time is the lowest expectation before rounding: half hours shown alike are rarely alike.
+ * A ride's outlook at `times` (`outlookTimesOf`) from its wait at the context's `at`: null where
+ * its usual wait then is not learned (a new park, or hours the ride is usually closed). Closed now,
+ * its usual day before the park opens (nothing of today is known yet), else all null (down, or
+ * closed for the day while the hours are unknown). The best time is the lowest expectation before
+ * rounding: half hours shown alike are rarely alike.
  */
 export function rideOutlookOf(
-  profile: WaitProfile | null,
+  context: ForecastContext,
   ride: { id: string; wait: number | null },
-  from: number,
   times: readonly number[],
-  timeZone: string,
-  parkRatio: number,
 ): RideOutlook {
+  const { profile, timeZone, at, hours } = context;
   const { id, wait } = ride;
-  const expected = times.map((to) =>
-    wait === null || usualWaitOf(profile, id, bucketOf(minuteOfDay(to, timeZone))) === null
-      ? null
-      : expectedWait(profile, { id, wait }, from, to, timeZone, parkRatio),
-  );
+  const beforeOpening = hours !== null && at < hours.opensAt;
+  const expected = times.map((to) => {
+    const usual = usualWaitOf(profile, id, bucketOf(minuteOfDay(to, timeZone)));
+    if (usual === null) return null;
+    if (wait === null) return beforeOpening ? usual : null;
+    return expectedWait(context, { id, wait }, to);
+  });
   const best = bestTimeOf(times, expected);
   const outlook = expected.map((minutes) => (minutes === null ? null : toStep(minutes)));
   return { outlook, bestTime: best && { at: best.at, wait: toStep(best.wait) } };

@@ -1,5 +1,6 @@
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import {
+  type Band,
   BUCKETS_PER_DAY,
   MAX_OBSERVATIONS,
   MAX_PROFILE_RIDES,
@@ -45,16 +46,12 @@ export function bucketOf(localMinute: number): number {
   return Math.min(BUCKETS_PER_DAY - 1, Math.max(0, Math.floor(localMinute / (1440 / BUCKETS_PER_DAY))));
 }
 
-/** 0 low, 1 near, 2 high: a wait against a slot's usual level. */
-export function bandOf(wait: number, level: number): 0 | 1 | 2 {
-  if (wait > level * (1 + LEVEL_BAND.ratio) + LEVEL_BAND.minutes) return 2;
-  if (wait < level * (1 - LEVEL_BAND.ratio) - LEVEL_BAND.minutes) return 0;
-  return 1;
+/** A wait against a slot's usual level. */
+export function bandOf(wait: number, level: number): Band {
+  if (wait > level * (1 + LEVEL_BAND.ratio) + LEVEL_BAND.minutes) return 'high';
+  if (wait < level * (1 - LEVEL_BAND.ratio) - LEVEL_BAND.minutes) return 'low';
+  return 'near';
 }
-
-/** Where a band's running median and count sit in a `ProfileBucket` tuple. */
-const shiftAt = (band: number) => 2 + 2 * band;
-const countAt = (band: number) => 3 + 2 * band;
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
@@ -94,30 +91,35 @@ export function updateProfile(
 
 /** One observation of a slot: the wait at the start and its change over about 30 minutes. */
 function observe(bucket: ProfileBucket | undefined, wait: number, change: number): ProfileBucket {
-  const next: ProfileBucket = bucket ? [...bucket] : [wait, INITIAL_SPREAD, 0, 0, 0, 0, 0, 0];
-  const [level, spread] = next;
+  const learned = bucket ?? newBucket(wait);
+  const { level, spread } = learned;
   const band = bandOf(wait, level);
-  const shift = next[shiftAt(band)] ?? 0;
-  const count = next[countAt(band)] ?? 0;
+  const { shift, count } = learned.bands[band];
   const moved =
     shift +
     Math.max(MEDIAN_STEP, WARM_UP_STEP / (count + 1)) * Math.max(spread, MIN_SPREAD) * Math.sign(change - shift);
-  next[0] = movedLevel(level, wait);
-  next[1] = round(spread + SPREAD_WEIGHT * (Math.abs(change - moved) - spread), 1);
-  next[shiftAt(band)] = round(moved, 2);
-  next[countAt(band)] = Math.min(MAX_OBSERVATIONS, count + 1);
-  return next;
+  return {
+    ...learned,
+    level: movedLevel(level, wait),
+    spread: round(spread + SPREAD_WEIGHT * (Math.abs(change - moved) - spread), 1),
+    bands: { ...learned.bands, [band]: { shift: round(moved, 2), count: Math.min(MAX_OBSERVATIONS, count + 1) } },
+  };
 }
+
+/** A half hour first seen with this wait: nothing learned, open. */
+const newBucket = (wait: number): ProfileBucket => ({
+  level: wait,
+  spread: INITIAL_SPREAD,
+  bands: { low: { shift: 0, count: 0 }, near: { shift: 0, count: 0 }, high: { shift: 0, count: 0 } },
+  openShare: 1,
+});
 
 const movedLevel = (level: number, wait: number) => round(level + LEVEL_WEIGHT * (wait - level), 1);
 
 /** The slot seen open or closed; `wait` (open) moves its level too. */
 function withOpenShare(bucket: ProfileBucket, open: 0 | 1, wait?: number): ProfileBucket {
-  const share = bucket[8] ?? 1;
-  const next: ProfileBucket = [...bucket];
-  next[8] = round(share + OPEN_WEIGHT * (open - share), 3);
-  if (wait !== undefined) next[0] = movedLevel(bucket[0], wait);
-  return next;
+  const openShare = round(bucket.openShare + OPEN_WEIGHT * (open - bucket.openShare), 3);
+  return { ...bucket, openShare, level: wait === undefined ? bucket.level : movedLevel(bucket.level, wait) };
 }
 
 /** The learned 30-minute change (0 while unknown), between the two half hours whose middles are nearest. */
@@ -139,13 +141,14 @@ export function expectedChange(profile: WaitProfile | null, rideId: string, wait
  */
 function slotChange(bucket: ProfileBucket | undefined, wait: number): number | undefined {
   if (!bucket) return undefined;
-  const known = (band: number) => (bucket[countAt(band)] ?? 0) >= MIN_OBSERVATIONS;
-  const band = bandOf(wait, bucket[0]);
+  const { level, bands } = bucket;
+  const known = (band: Band) => bands[band].count >= MIN_OBSERVATIONS;
+  const band = bandOf(wait, level);
   if (!known(band)) return undefined;
-  const side = wait < bucket[0] ? 0 : 2;
-  if (!known(1) || !known(side)) return bucket[shiftAt(band)] ?? 0;
-  const [near = 0, far = 0] = [bucket[shiftAt(1)], bucket[shiftAt(side)]];
-  const distance = Math.abs(wait - bucket[0]) / (bucket[0] * LEVEL_BAND.ratio + LEVEL_BAND.minutes);
+  const side = wait < level ? 'low' : 'high';
+  if (!known('near') || !known(side)) return bands[band].shift;
+  const [near, far] = [bands.near.shift, bands[side].shift];
+  const distance = Math.abs(wait - level) / (level * LEVEL_BAND.ratio + LEVEL_BAND.minutes);
   return near + ((far - near) * Math.min(FAR_BAND_WIDTHS.beyond, distance)) / FAR_BAND_WIDTHS.median;
 }
 
@@ -156,8 +159,9 @@ export const MIN_USUAL_OBSERVATIONS = 6;
 export function usualWaitOf(profile: WaitProfile | null, rideId: string, bucket: number): number | null {
   const learned = profile?.rides[rideId]?.buckets[String(bucket)];
   if (!learned) return null;
-  const [level, , , low, , near, , high, openShare = 1] = learned;
-  return low + near + high >= MIN_USUAL_OBSERVATIONS && openShare >= USUALLY_OPEN ? level : null;
+  const { low, near, high } = learned.bands;
+  const observations = low.count + near.count + high.count;
+  return observations >= MIN_USUAL_OBSERVATIONS && learned.openShare >= USUALLY_OPEN ? learned.level : null;
 }
 
 /** Forgets rides unseen for `FORGET_RIDE_AFTER_MS` and, past `MAX_PROFILE_RIDES`, the least recently seen. */

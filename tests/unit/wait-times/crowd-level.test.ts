@@ -7,14 +7,15 @@ import {
   usualWaits,
 } from '../../../src/wait-times/day/crowd-level.ts';
 import { MIN_USUAL_OBSERVATIONS } from '../../../src/wait-times/forecast/wait-profile.ts';
-import type { ProfileBucket, WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import { halfHour } from '../../support/wait-profile.ts';
 
 const EASTERN = 'America/New_York';
 /** 10:00 Eastern (summer): half hour 20 of the local day. */
 const TEN = Date.parse('2026-07-04T14:00:00Z');
 const MINUTE = 60_000;
 
-const bucket = (level: number, observations: number): ProfileBucket => [level, 5, 0, 0, 0, observations, 0, 0];
+const bucket = (level: number, observations: number) => halfHour(level, { near: [0, observations] });
 
 describe('usualWaits: a ride’s usual day from the forecaster’s profile', () => {
   const profile: WaitProfile = {

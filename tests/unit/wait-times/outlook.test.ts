@@ -14,11 +14,12 @@ import {
   toStep,
 } from '../../../src/wait-times/forecast/outlook.ts';
 import { emptyProfile } from '../../../src/wait-times/forecast/wait-profile.ts';
-import type { ProfileBucket, WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { fromWallClock, minuteOfDay } from '../../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
 import { type OpenApi, OpenApiValidator, pointer } from '../../support/openapi-validator.ts';
+import { halfHour } from '../../support/wait-profile.ts';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -116,7 +117,7 @@ describe('the outlook on a simulated day in Anaheim that crosses midnight UTC', 
 
   beforeAll(async () => {
     profile = await learnedBefore(date, LA.timezone, 3);
-    body = waitHistoryBody(LA, today(date, LA.timezone, now, 1.2), profile, now);
+    body = waitHistoryBody(LA, today(date, LA.timezone, now, 1.2), { profile, hours: null }, now);
   });
 
   it('steps every half hour from after the newest sample to local midnight, past 00:00 UTC', () => {
@@ -163,7 +164,7 @@ describe('the outlook on the day Paris clocks go forward', () => {
     const profile = await learnedBefore('2026-03-29', PARIS.timezone, 3);
     const outlookAt = (date: string) => {
       const now = wall(`${date} 12:00`, PARIS.timezone);
-      return waitHistoryBody(PARIS, today(date, PARIS.timezone, now, 1), profile, now);
+      return waitHistoryBody(PARIS, today(date, PARIS.timezone, now, 1), { profile, hours: null }, now);
     };
     const [ordinary, shifted] = [outlookAt('2026-03-28'), outlookAt('2026-03-29')];
     expect(shifted.dayEndsAt - shifted.dayStartsAt).toBe(23 * 60 * MINUTE);
@@ -186,7 +187,7 @@ describe('a ride closing early, and a park with no history', () => {
     const day = today(date, LA.timezone, now, 1, (sample) =>
       sample.at >= closedFrom ? { ...sample, waits: { ...sample.waits, 1: null } } : sample,
     );
-    const body = waitHistoryBody(LA, day, profile, now);
+    const body = waitHistoryBody(LA, day, { profile, hours: null }, now);
     expect(byName(body, 'Peak ride').outlook.every((wait) => wait === null)).toBe(true);
     expect(byName(body, 'Peak ride').bestTime).toBeNull();
     // The flat ride closes at 18:00 as usual: an outlook until its last learned half hour.
@@ -204,7 +205,7 @@ describe('a ride closing early, and a park with no history', () => {
     'counts the late hours as usual only when the ride is usually open then (%s)',
     async (_case, late, usual) => {
       const profile = await learnedBefore(date, LA.timezone, 4, late);
-      const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), profile, now);
+      const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), { profile, hours: null }, now);
       const peak = byName(body, 'Peak ride');
       expect(peak.usual[43] !== null).toBe(usual); // 21:30–21:59
       const at2130 = body.outlookTimes.findIndex((at) => clock(at, LA.timezone) === '21:30');
@@ -213,7 +214,7 @@ describe('a ride closing early, and a park with no history', () => {
   );
 
   it('answers a park with no history with every outlook step null and no best time', () => {
-    const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), null, now);
+    const body = waitHistoryBody(LA, today(date, LA.timezone, now, 1), { profile: null, hours: null }, now);
     expect(body.outlookTimes.length).toBeGreaterThan(0);
     for (const ride of body.rides) {
       expect(ride.outlook).toEqual(Array(body.outlookTimes.length).fill(null));
@@ -223,7 +224,7 @@ describe('a ride closing early, and a park with no history', () => {
   });
 
   it('has no steps before the first sample of the day', () => {
-    const body = waitHistoryBody(LA, null, null, now);
+    const body = waitHistoryBody(LA, null, { profile: null, hours: null }, now);
     expect(body.outlookTimes).toEqual([]);
     expect(openApiErrors(body)).toEqual([]);
   });
@@ -238,8 +239,9 @@ describe('one model for the forecast and the outlook', () => {
       ['2026-07-04 19:10', 10],
     ] as const) {
       const at = wall(reading, LA.timezone);
-      const expected = expectedWait(profile, { id: '1', wait }, at, at + 30 * MINUTE, LA.timezone, 1.4);
-      expect(forecastOf({ id: 1, wait, open: true }, profile, at, LA.timezone), reading).toBe(toStep(expected));
+      const context = { profile, timeZone: LA.timezone, at };
+      const expected = expectedWait({ ...context, parkRatio: 1.4 }, { id: '1', wait }, at + 30 * MINUTE);
+      expect(forecastOf(context, { id: 1, wait, open: true }), reading).toBe(toStep(expected));
     }
   });
 
@@ -249,14 +251,15 @@ describe('one model for the forecast and the outlook', () => {
   ])(
     'at 30 minutes ignores a learned change within 2 minutes and counts a larger one 1.3 times (%s)',
     (change, wait) => {
-      const bucket: ProfileBucket = [30, 5, change, 50, change, 50, change, 50, 1];
+      const bucket = halfHour(30, { low: [change, 50], near: [change, 50], high: [change, 50] });
       const profile: WaitProfile = {
         ...emptyProfile(),
         rides: { 1: { seen: 0, buckets: { 18: bucket, 19: bucket } } },
       };
       const at = Date.UTC(2026, 6, 4, 9, 15);
-      expect(chainedWait(profile, { id: '1', wait: 30 }, at, at + 30 * MINUTE, 'UTC')).toBeCloseTo(30 + change);
-      expect(expectedWait(profile, { id: '1', wait: 30 }, at, at + 30 * MINUTE, 'UTC', 1)).toBeCloseTo(wait);
+      const context = { profile, timeZone: 'UTC', at, parkRatio: 1 };
+      expect(chainedWait(context, { id: '1', wait: 30 }, at + 30 * MINUTE)).toBeCloseTo(30 + change);
+      expect(expectedWait(context, { id: '1', wait: 30 }, at + 30 * MINUTE)).toBeCloseTo(wait);
     },
   );
 
@@ -271,12 +274,13 @@ describe('one model for the forecast and the outlook', () => {
 
   it('picks the best time among half hours shown alike by the lowest expectation before rounding', () => {
     // No change learned; usual 10 from 13:00, so the pull toward it grows with the horizon.
-    const bucket = (level: number): ProfileBucket => [level, 5, 0, 0, 0, 10, 0, 0, 1];
+    const bucket = (level: number) => halfHour(level, { near: [0, 10] });
     const buckets = Object.fromEntries([...Array(12).keys()].map((i) => [20 + i, bucket(i < 6 ? 60 : 10)]));
     const profile: WaitProfile = { ...emptyProfile(), rides: { 1: { seen: 0, buckets } } };
     const from = Date.UTC(2024, 4, 1, 10);
     const times = halfHoursBetween(from, Date.UTC(2024, 4, 1, 16), 'UTC');
-    const { outlook, bestTime } = rideOutlookOf(profile, { id: '1', wait: 60 }, from, times, 'UTC', 1);
+    const context = { profile, timeZone: 'UTC', at: from, parkRatio: 1, hours: null };
+    const { outlook, bestTime } = rideOutlookOf(context, { id: '1', wait: 60 }, times);
     expect(outlook.slice(5)).toEqual([40, 40, 40, 40, 40, 40]);
     expect(bestTime).toEqual({ at: Date.UTC(2024, 4, 1, 15, 30), wait: 40 });
   });
@@ -285,7 +289,8 @@ describe('one model for the forecast and the outlook', () => {
     const profile = await learnedBefore('2026-07-04', LA.timezone, 3);
     const from = wall('2026-07-04 12:00', LA.timezone);
     const times = halfHoursBetween(from, from + 4 * 60 * MINUTE, LA.timezone);
-    expect(rideOutlookOf(profile, { id: '1', wait: null }, from, times, LA.timezone, 1)).toEqual({
+    const context = { profile, timeZone: LA.timezone, at: from, parkRatio: 1, hours: null };
+    expect(rideOutlookOf(context, { id: '1', wait: null }, times)).toEqual({
       outlook: Array(times.length).fill(null),
       bestTime: null,
     });
@@ -311,10 +316,10 @@ describe('parkRatioOf: how busy the park is against its usual day', () => {
       { id: '1', wait: peak },
       { id: '2', wait: flat },
     ];
-    expect(parkRatioOf(profile, rides, at, LA.timezone)).toBeCloseTo(ratio, 1);
+    expect(parkRatioOf({ profile, timeZone: LA.timezone, at }, rides)).toBeCloseTo(ratio, 1);
   });
 
   it('is 1 with nothing learned', () => {
-    expect(parkRatioOf(null, [{ id: '1', wait: 50 }], at, LA.timezone)).toBe(1);
+    expect(parkRatioOf({ profile: null, timeZone: LA.timezone, at }, [{ id: '1', wait: 50 }])).toBe(1);
   });
 });

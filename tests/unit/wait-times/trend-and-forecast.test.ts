@@ -4,9 +4,10 @@ import { forecastOf, trendAndForecastOf, trendOf } from '../../../src/wait-times
 import { toStep } from '../../../src/wait-times/forecast/outlook.ts';
 import {
   BUCKETS_PER_DAY,
+  decodeWaitProfile,
   MAX_WAIT_MINUTES,
+  StoredWaitProfileSchema,
   type WaitProfile,
-  WaitProfileSchema,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 
 import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
@@ -50,7 +51,8 @@ describe('forecastOf without a profile (cold start)', () => {
     [999, true, MAX_WAIT_MINUTES], // an upstream glitch is capped
     [45, false, null],
   ] as const)('wait %i (open: %s) forecasts %s: the wait as it is', (wait, open, expected) => {
-    expect(forecastOf({ id: 1, wait, open }, null, eastern('2019-02-19 10:00'), EASTERN)).toBe(expected);
+    const context = { profile: null, timeZone: EASTERN, at: eastern('2019-02-19 10:00') };
+    expect(forecastOf(context, { id: 1, wait, open })).toBe(expected);
   });
 });
 
@@ -67,7 +69,11 @@ describe('forecastOf with any profile', () => {
     .map(([level, spread, low, near, high]) => [level, spread, ...low, ...near, ...high]);
   const profile = fc
     .dictionary(fc.integer({ min: 0, max: BUCKETS_PER_DAY - 1 }).map(String), bucket)
-    .map((buckets) => WaitProfileSchema.parse({ version: 1, learnedThrough: 0, rides: { 7: { seen: 0, buckets } } }));
+    .map((buckets) =>
+      decodeWaitProfile(
+        StoredWaitProfileSchema.parse({ version: 1, learnedThrough: 0, rides: { 7: { seen: 0, buckets } } }),
+      ),
+    );
 
   it('is a multiple of 5 from 0 to the cap when the ride is open, and null when it is closed', () => {
     fc.assert(
@@ -77,7 +83,7 @@ describe('forecastOf with any profile', () => {
         fc.boolean(),
         fc.integer({ min: 0, max: 1439 }),
         (p, wait, open, minute) => {
-          const forecast = forecastOf({ id: 7, wait, open }, p, minute * 60_000, 'UTC');
+          const forecast = forecastOf({ profile: p, timeZone: 'UTC', at: minute * 60_000 }, { id: 7, wait, open });
           if (!open) return forecast === null;
           return forecast !== null && forecast % 5 === 0 && forecast >= 0 && forecast <= MAX_WAIT_MINUTES;
         },
@@ -105,7 +111,8 @@ describe('on a week of real posted waits (TouringPlans.com, 17–24 Feb 2019)', 
     for (const posted of firstDay) {
       const { earlier, profile } = await recordSample(history, { at: posted.at, waits: { 1: posted.wait } }, EASTERN);
       const ride = { id: 1, wait: posted.wait ?? 0, open: posted.wait !== null };
-      forecasts.push([trendAndForecastOf(ride, earlier, profile, posted.at, EASTERN).forecast, posted.wait]);
+      const context = { profile, timeZone: EASTERN, at: posted.at, earlier };
+      forecasts.push([trendAndForecastOf(context, ride).forecast, posted.wait]);
     }
     expect(forecasts.length).toBeGreaterThan(100);
     for (const [forecast, wait] of forecasts)
@@ -129,7 +136,8 @@ describe('on a week of real posted waits (TouringPlans.com, 17–24 Feb 2019)', 
   ] as const)('%s at %s with a wait of %s forecasts %s (%s)', (ride, moment, wait, expected, _why) => {
     const at = eastern(moment);
     expect(loadSlice(ride).find((posted) => posted.at === at)?.wait).toBe(wait);
-    const forecast = forecastOf({ id: 1, wait: wait ?? 0, open: wait !== null }, learned[ride], at, EASTERN);
+    const context = { profile: learned[ride], timeZone: EASTERN, at };
+    const forecast = forecastOf(context, { id: 1, wait: wait ?? 0, open: wait !== null });
     const happened = loadSlice(ride).findLast((posted) => posted.at <= at + 30 * 60_000)?.wait ?? 0;
     if (expected === 'closer')
       expect(Math.abs((forecast ?? 0) - happened)).toBeLessThan(Math.abs((wait ?? 0) - happened));

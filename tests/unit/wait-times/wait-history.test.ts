@@ -26,7 +26,7 @@ const samples: HistorySample[] = loadSlice('AK86').map((posted) => ({ at: posted
 function observations(profile: WaitProfile | null): number {
   let total = 0;
   for (const ride of Object.values(profile?.rides ?? {})) {
-    for (const [, , , low, , near, , high] of Object.values(ride.buckets)) total += low + near + high;
+    for (const { bands } of Object.values(ride.buckets)) total += bands.low.count + bands.near.count + bands.high.count;
   }
   return total;
 }

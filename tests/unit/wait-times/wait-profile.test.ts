@@ -11,12 +11,15 @@ import {
 } from '../../../src/wait-times/forecast/wait-profile.ts';
 import {
   BUCKETS_PER_DAY,
+  decodeWaitProfile,
+  encodeWaitProfile,
   MAX_OBSERVATIONS,
   MAX_PROFILE_RIDES,
   MAX_WAIT_MINUTES,
+  StoredWaitProfileSchema,
   type WaitProfile,
-  WaitProfileSchema,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import { halfHour } from '../../support/wait-profile.ts';
 
 const MINUTE = 60_000;
 const NOW = 1_800_000_000_000;
@@ -48,16 +51,16 @@ describe('bucketOf', () => {
 describe('bandOf', () => {
   it.each([
     // [wait, slot level, band]: near means within ±20 % and ±5 minutes of the level
-    [60, 60, 1],
-    [77, 60, 1], // 72 + 5 = 77 is still near
-    [78, 60, 2],
-    [43, 60, 1], // 48 - 5 = 43 is still near
-    [42, 60, 0],
-    [5, 0, 1], // a walk-on ride: 0 + 5
-    [6, 0, 2],
-    [3, 10, 1],
-    [2, 10, 0],
-  ] as const)('a wait of %i against a level of %i is band %i', (wait, level, band) => {
+    [60, 60, 'near'],
+    [77, 60, 'near'], // 72 + 5 = 77 is still near
+    [78, 60, 'high'],
+    [43, 60, 'near'], // 48 - 5 = 43 is still near
+    [42, 60, 'low'],
+    [5, 0, 'near'], // a walk-on ride: 0 + 5
+    [6, 0, 'high'],
+    [3, 10, 'near'],
+    [2, 10, 'low'],
+  ] as const)('a wait of %i against a level of %i is %s', (wait, level, band) => {
     expect(bandOf(wait, level)).toBe(band);
   });
 });
@@ -76,11 +79,10 @@ describe('updateProfile', () => {
     const [closed, open] = [sample(NOW + 30 * MINUTE, { '1': null }), sample(NOW, { '1': 10 })];
     const known = teach(emptyProfile(), 60, [0, 0]);
     const closing = updateProfile(known, closed, open, NINE_AM);
-    const [level, , , low, shiftNear, near, , , openShare] = closing.rides['1']?.buckets['18'] ?? [];
-    const before = known.rides['1']?.buckets['18'] ?? [];
-    expect(level).toBeLessThan(before[0] ?? 0);
-    expect([low, shiftNear, near]).toEqual([before[3], before[4], before[5]]);
-    expect(openShare).toBe(1);
+    const [after, before] = [closing, known].map((profile) => profile.rides['1']?.buckets['18']);
+    expect(after?.level).toBeLessThan(before?.level ?? 0);
+    expect(after?.bands).toEqual(before?.bands);
+    expect(after?.openShare).toBe(1);
     expect(updateProfile(emptyProfile(), closed, open, NINE_AM).rides).toEqual({});
   });
 
@@ -128,7 +130,7 @@ describe('updateProfile', () => {
       30,
       Array.from({ length: MAX_OBSERVATIONS + 20 }, () => 0),
     );
-    expect(profile.rides['1']?.buckets['18']?.[5]).toBe(MAX_OBSERVATIONS);
+    expect(profile.rides['1']?.buckets['18']?.bands.near.count).toBe(MAX_OBSERVATIONS);
   });
 });
 
@@ -165,8 +167,8 @@ describe('expectedChange', () => {
 
   it('grows with the distance of the wait from the usual one, to three band widths', () => {
     // Usual 30 (a band is 30 × 20 % + 5 = 11 minutes wide): near +0, below +20, above −20.
-    const bucket = [30, 5, 20, 50, 0, 50, -20, 50, 1] as const;
-    const profile: WaitProfile = { ...emptyProfile(), rides: { 1: { seen: 0, buckets: { 18: [...bucket] } } } };
+    const bucket = halfHour(30, { low: [20, 50], near: [0, 50], high: [-20, 50] });
+    const profile: WaitProfile = { ...emptyProfile(), rides: { 1: { seen: 0, buckets: { 18: bucket } } } };
     const at = (wait: number) => expectedChange(profile, '1', wait, NINE_AM + 15);
     expect([at(30), at(41), at(52), at(63), at(200)]).toEqual([0, -10, -20, -30, -30]);
     expect([at(19), at(8)]).toEqual([10, 20]);
@@ -186,7 +188,7 @@ describe('boundProfile', () => {
     const bounded = boundProfile({ ...emptyProfile(), rides }, NOW);
     expect(Object.keys(bounded.rides)).toHaveLength(MAX_PROFILE_RIDES);
     expect(bounded.rides[`r${MAX_PROFILE_RIDES}`]).toBeUndefined();
-    expect(WaitProfileSchema.safeParse(bounded).success).toBe(true);
+    expect(StoredWaitProfileSchema.safeParse(encodeWaitProfile(bounded)).success).toBe(true);
   });
 
   it('returns the same record when nothing needs to go', () => {
@@ -202,7 +204,7 @@ describe('the stored record', () => {
     const rides = Object.fromEntries(
       Array.from({ length: MAX_PROFILE_RIDES }, (_, i) => [String(100_000 + i), { seen: NOW, buckets }]),
     );
-    const profile = WaitProfileSchema.parse({ version: 1, learnedThrough: NOW, rides });
+    const profile = StoredWaitProfileSchema.parse({ version: 1, learnedThrough: NOW, rides });
     expect(Buffer.byteLength(JSON.stringify(profile))).toBeLessThan(300 * 1024);
   });
 
@@ -218,7 +220,7 @@ describe('the stored record', () => {
       { version: 1, learnedThrough: 0, rides: { 1: { seen: 0, buckets: { 3: [0, 0, 0, 101, 0, 0, 0, 0] } } } },
     ],
   ])('is refused with %s (read back as no profile)', (_case, record) => {
-    expect(WaitProfileSchema.safeParse(record).success).toBe(false);
+    expect(StoredWaitProfileSchema.safeParse(record).success).toBe(false);
   });
 
   it.each<[string, unknown, boolean]>([
@@ -235,7 +237,7 @@ describe('the stored record', () => {
     ['null', null, false],
   ])('takes %s as a bucket: %s', (_case, bucket, valid) => {
     const record = { version: 1, learnedThrough: 0, rides: { 1: { seen: 0, buckets: { 17: bucket } } } };
-    expect(WaitProfileSchema.safeParse(record).success).toBe(valid);
+    expect(StoredWaitProfileSchema.safeParse(record).success).toBe(valid);
   });
 
   it.each([
@@ -251,13 +253,44 @@ describe('the stored record', () => {
       learnedThrough: 0,
       rides: { 1: { seen: 0, buckets: { [key]: [0, 0, 0, 0, 0, 0, 0, 0] } } },
     };
-    expect(WaitProfileSchema.safeParse(record).success).toBe(valid);
+    expect(StoredWaitProfileSchema.safeParse(record).success).toBe(valid);
   });
 
   it('takes rides whose buckets are not an object of buckets as damaged', () => {
     for (const buckets of [null, [], 'buckets', [[0, 0, 0, 0, 0, 0, 0, 0]]]) {
       const record = { version: 1, learnedThrough: 0, rides: { 1: { seen: 0, buckets } } };
-      expect(WaitProfileSchema.safeParse(record).success, JSON.stringify(buckets)).toBe(false);
+      expect(StoredWaitProfileSchema.safeParse(record).success, JSON.stringify(buckets)).toBe(false);
     }
+  });
+});
+
+describe('decoding the stored record', () => {
+  const stored = (bucket: unknown[]) =>
+    StoredWaitProfileSchema.parse({
+      version: 1,
+      learnedThrough: NOW,
+      rides: { 7: { seen: NOW, buckets: { 20: bucket } } },
+    });
+
+  it('reads each member of the stored tuple into its named field', () => {
+    const decoded = decodeWaitProfile(stored([35.5, 6.2, 4, 12, -1.5, 40, -8, 20, 0.75]));
+    expect(decoded.rides['7']?.buckets['20']).toEqual(
+      halfHour(35.5, { low: [4, 12], near: [-1.5, 40], high: [-8, 20] }, { spread: 6.2, openShare: 0.75 }),
+    );
+  });
+
+  it('reads a half hour stored before the open share was kept as open', () => {
+    expect(decodeWaitProfile(stored([30, 5, 0, 0, 0, 10, 0, 0])).rides['7']?.buckets['20']?.openShare).toBe(1);
+  });
+
+  it('writes back exactly the tuple it read', () => {
+    const record = stored([35.5, 6.2, 4, 12, -1.5, 40, -8, 20, 0.75]);
+    expect(encodeWaitProfile(decodeWaitProfile(record))).toEqual(record);
+  });
+
+  it('stores what it learned in the stored format', () => {
+    const learned = teach(emptyProfile(), 30, Array(12).fill(5));
+    const record = StoredWaitProfileSchema.parse(JSON.parse(JSON.stringify(encodeWaitProfile(learned))));
+    expect(decodeWaitProfile(record)).toEqual(learned);
   });
 });
