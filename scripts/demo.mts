@@ -3,12 +3,14 @@ import { startFakeQueueTimes } from './fake-queue-times.mts';
 import { seedParkHistory } from './seed-history.mts';
 
 // `npm run demo` (start.mts builds first): the site offline against recorded queue-times payloads with
-// moving waits, today a quarter busier than the usual day each park is seeded with (seed-history.mts).
+// moving waits and park hours (scripts/fake-park-hours.mts), today a quarter busier than the usual day each park is seeded with (seed-history.mts).
 const TODAY_CROWD = 1.25;
 const upstream = await startFakeQueueTimes({ moving: true, crowd: TODAY_CROWD });
 process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
+// The same fake serves park hours: Magic Kingdom's recorded schedule re-dated to today, synthetic days elsewhere.
+process.env.PARK_HOURS_UPSTREAM_URL = upstream.url;
 process.env.DATA_DIR ??= '.data/demo';
-console.info(`Demo: replaying recorded queue-times payloads from ${upstream.url}`);
+console.info(`Demo: replaying recorded queue-times payloads and park schedules from ${upstream.url}`);
 await import('../server/main.mts');
 // The server has started its Blobs store (NETLIFY_BLOBS_CONTEXT); EPCOT first, it is the one shown first.
 const started = Date.now();

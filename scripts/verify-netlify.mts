@@ -60,7 +60,12 @@ try {
   serve = spawn(CLI, ['serve', '--offline', '--internal-disable-edge-functions', '--port', String(port)], {
     cwd: copy,
     detached: true,
-    env: cliEnvironment({ URL: site, LOCATION_TOKEN: token, WAIT_TIMES_UPSTREAM_URL: upstream.url }),
+    env: cliEnvironment({
+      URL: site,
+      LOCATION_TOKEN: token,
+      WAIT_TIMES_UPSTREAM_URL: upstream.url,
+      PARK_HOURS_UPSTREAM_URL: upstream.url,
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -5,6 +5,8 @@ import type { AfterAnswer } from '../platform/http.ts';
 import * as z from '../platform/zod-mini.ts';
 import { getWaitHistory } from '../wait-times/day/history.ts';
 import { BestTimeSchema, WaitHistorySchema } from '../wait-times/day/history-schemas.ts';
+import { type ParkHours, ParkListSchema } from '../wait-times/hours/park-hours-schemas.ts';
+import { getParkList } from '../wait-times/hours/park-list.ts';
 import { PARK_SLUGS, PARKS } from '../wait-times/parks.ts';
 import { getWaitTimes } from '../wait-times/wait-times.ts';
 import { RideSchema, WaitTimesSchema } from '../wait-times/wait-times-schemas.ts';
@@ -16,6 +18,11 @@ import { matchName } from './name-match.ts';
 /** queue-times.com's terms ask every use of its data to credit it with a link. */
 export const CREDIT = 'Powered by Queue-Times.com (https://queue-times.com/)';
 const credit = z.literal(CREDIT).check(z.describe('Credit the data source with this line wherever waits are shown.'));
+/** Park hours come from ThemeParks.wiki, credited beside the waits. */
+export const HOURS_CREDIT = 'Park hours: ThemeParks.wiki (https://themeparks.wiki/)';
+const hoursCredit = z
+  .literal(HOURS_CREDIT)
+  .check(z.describe('Credit the source of the hours with this line wherever they are shown.'));
 
 /** A name an agent types: at least one character, at most `max`. */
 const typedName = (max: number, description: string) => {
@@ -46,45 +53,64 @@ type Ride = z.output<typeof RideSchema>;
 const rideLine = (ride: Ride) =>
   ride.open ? `${ride.name}: ${ride.wait} min, ${ride.trend}, ~${ride.forecast} min in 30 min` : `${ride.name}: closed`;
 
+/** When the park closes today, in words, or that it is not known. */
+const closingNote = (hours: ParkHours | null, timeZone: string) =>
+  hours === null
+    ? 'Closing time unknown (no published hours).'
+    : `The park closes at ${clock(hours.closesAt, timeZone)} park time.`;
+
 function bestTimeNote(ride: Ride, bestTime: z.output<typeof BestTimeSchema> | null, timeZone: string): string {
   if (!ride.open)
     return 'It is closed now (down for a while or for the day; the data cannot tell), so there is no best time.';
-  if (bestTime === null) return 'Too little is learned about its usual day yet to say when it is best to ride.';
+  if (bestTime === null)
+    return 'No best time before closing: too little is learned about its usual day yet, or the park closes first.';
   const best = `about ${clock(bestTime.at, timeZone)} park time, around ${bestTime.wait} min`;
   return ride.wait <= bestTime.wait
     ? `Now is as good as it gets: the lowest wait expected later today is ${best}.`
     : `Best time still ahead: ${best} (an outlook from its usual day and today's crowd, not a promise).`;
 }
 
-const ParkEntrySchema = z.strictObject({
-  slug: z.enum(PARK_SLUGS).check(z.describe('The park slug every other tool and endpoint accepts.')),
-  name: parkName,
-  timeZone: z.string().check(z.describe("The park's IANA time zone.")),
-});
+/** "09:00–22:00 park time", "hours unknown", "open now" or "closed now" in a sentence. */
+function hoursPhrase(hours: ParkHours | null, timeZone: string, now: number): string {
+  if (hours === null) return 'hours unknown';
+  const span = `${clock(hours.opensAt, timeZone)}–${clock(hours.closesAt, timeZone)}`;
+  const open = hours.opensAt <= now && now < hours.closesAt;
+  return `${span} park time (${open ? 'open now' : 'closed now'})`;
+}
 
 const BEST_TIME =
-  'The half hour still ahead today with the lowest expected wait (as `bestTime` in GET /api/wait-times/history); null when the ride is closed now or too little is learned.';
+  'The half hour still ahead today with the lowest expected wait (as `bestTime` in GET /api/wait-times/history), never at or after the closing time; null when the ride is closed now, too little is learned, or the park closes first.';
 const WhenToRideSchema = {
   park: z.enum(PARK_SLUGS),
   parkName,
   updatedAt: WaitTimesSchema.shape.updatedAt,
   ride: RideSchema,
   bestTime: z.nullable(BestTimeSchema).check(z.describe(BEST_TIME)),
-  note: z.string().check(z.describe('What the answer rests on, in words, with the best time in park time.')),
+  closesAt: z
+    .nullable(WaitTimesSchema.shape.updatedAt)
+    .check(z.describe("Unix ms of the park's public closing today (its published hours); null when unknown.")),
+  note: z
+    .string()
+    .check(z.describe('What the answer rests on, in words, with the best time and the closing time in park time.')),
   source: WaitTimesSchema.shape.source,
   credit,
+  hoursCredit,
 };
 
 /** Every tool, by name: its description, zod input and output shapes, and what it does. */
 export function toolDefinitions(later?: AfterAnswer) {
   return {
     list_parks: {
-      description: 'Lists the theme parks this API follows, with the slug every other tool accepts.',
+      description:
+        "Lists the theme parks this API follows, with the slug every other tool accepts, today's published hours and whether each is open now (as GET /api/parks).",
       inputSchema: {},
-      outputSchema: { parks: z.array(ParkEntrySchema) },
+      outputSchema: { ...ParkListSchema.shape, hoursCredit },
       run: async (): Promise<CallToolResult> => {
-        const parks = PARKS.map(({ slug, name, timezone }) => ({ slug, name, timeZone: timezone }));
-        return answer({ parks }, parks.map((park) => `${park.slug}: ${park.name}`).join('\n'));
+        const { body } = await getParkList({ later });
+        const lines = body.parks.map(
+          (park) => `${park.slug}: ${park.name}, ${hoursPhrase(park.hours, park.timeZone, Date.now())}`,
+        );
+        return answer({ ...body, hoursCredit: HOURS_CREDIT }, [...lines, HOURS_CREDIT].join('\n'));
       },
     },
     get_wait_times: {
@@ -106,9 +132,9 @@ export function toolDefinitions(later?: AfterAnswer) {
     },
     get_park_day: {
       description:
-        "Today at a park against a usual day: the crowd level, and every ride's waits so far with its usual wait per half hour (as GET /api/wait-times/history).",
+        "Today at a park against a usual day: its published hours, the crowd level, and every ride's waits so far with its usual wait per half hour (as GET /api/wait-times/history).",
       inputSchema: parkInput,
-      outputSchema: { ...WaitHistorySchema.shape, parkName, credit },
+      outputSchema: { ...WaitHistorySchema.shape, parkName, credit, hoursCredit },
       run: async ({ park: query }: { park: string }): Promise<CallToolResult> => {
         const park = findPark(query);
         const { body } = await getWaitHistory(park);
@@ -117,13 +143,14 @@ export function toolDefinitions(later?: AfterAnswer) {
           level === null
             ? `not known yet (${comparisons} comparisons so far)`
             : `${level} (waits at ${Math.round((ratio ?? 1) * 100)} % of usual)`;
-        const text = `${park.name} on ${body.date}: crowd ${crowd}; ${body.times.length} samples of ${body.rides.length} rides so far.\n${CREDIT}`;
-        return answer({ ...body, parkName: park.name, credit: CREDIT }, text);
+        const hours = hoursPhrase(body.hours, park.timezone, Date.now());
+        const text = `${park.name} on ${body.date}: ${hours}; crowd ${crowd}; ${body.times.length} samples of ${body.rides.length} rides so far.\n${CREDIT}\n${HOURS_CREDIT}`;
+        return answer({ ...body, parkName: park.name, credit: CREDIT, hoursCredit: HOURS_CREDIT }, text);
       },
     },
     when_to_ride: {
       description:
-        'When to ride one ride today: its posted wait now, trend, forecast 30 minutes ahead, and the best time still ahead today from its rest-of-day outlook. Rides are matched by name as forgivingly as parks.',
+        "When to ride one ride today: its posted wait now, trend, forecast 30 minutes ahead, the best time still ahead today from its rest-of-day outlook, and the park's closing time. Rides are matched by name as forgivingly as parks.",
       inputSchema: { ...parkInput, ride: typedName(200, 'The ride name') },
       outputSchema: WhenToRideSchema,
       run: async ({ park: parkQuery, ride: rideQuery }: { park: string; ride: string }): Promise<CallToolResult> => {
@@ -132,11 +159,22 @@ export function toolDefinitions(later?: AfterAnswer) {
         const { body: day } = await getWaitHistory(park);
         const { body } = await getWaitTimes(park, { later });
         const ride = find(`ride at ${park.name}`, rideQuery, body.rides, (ride) => [ride.name]);
-        const bestTime = day.rides.find((entry) => entry.name === ride.name)?.bestTime ?? null;
-        const note = bestTimeNote(ride, bestTime, park.timezone);
-        const text = `${rideLine(ride)} (${park.name}, ${clock(body.updatedAt, park.timezone)} park time). ${note}\n${CREDIT}`;
-        const structured = { park: park.slug, parkName: park.name, updatedAt: body.updatedAt, ride, bestTime };
-        return answer({ ...structured, note, source: body.source, credit: CREDIT }, text);
+        const outlookBest = day.rides.find((entry) => entry.name === ride.name)?.bestTime ?? null;
+        // Advice never points past closing.
+        const closesAt = day.hours?.closesAt ?? null;
+        const bestTime = outlookBest && closesAt !== null && outlookBest.at >= closesAt ? null : outlookBest;
+        const note = `${bestTimeNote(ride, bestTime, park.timezone)} ${closingNote(day.hours, park.timezone)}`;
+        const text = `${rideLine(ride)} (${park.name}, ${clock(body.updatedAt, park.timezone)} park time). ${note}\n${CREDIT}\n${HOURS_CREDIT}`;
+        const structured = {
+          park: park.slug,
+          parkName: park.name,
+          updatedAt: body.updatedAt,
+          ride,
+          bestTime,
+          closesAt,
+        };
+        const credits = { credit: CREDIT, hoursCredit: HOURS_CREDIT };
+        return answer({ ...structured, note, source: body.source, ...credits }, text);
       },
     },
     get_location: {

@@ -2,7 +2,7 @@ import { UpstreamUnavailableError } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 
 /**
- * The one relay: how the service passes on an upstream's data (wait times, the photo feed) under
+ * The one relay: how the service passes on an upstream's data (wait times, park hours, the photo feed) under
  * CONTRACT.md "Freshness" and "Upstream down". Data is reused for `RELAY_FRESH_FOR_MS`, from memory
  * or from shared storage (Blobs) when another instance fetched it moments ago; one upstream request
  * per key is in flight, and callers arriving during a refresh of known data get that data at once.

@@ -41,6 +41,8 @@ function expectApiHeaders(response: Response, cors: boolean) {
 describe('the public GET endpoints', () => {
   it.each([
     '/api/wait-times?park=epcot',
+    '/api/wait-times/history?park=epcot',
+    '/api/parks',
     '/api/publish-status',
     '/api/professional-network-status',
     '/api/photo-feed',
@@ -59,6 +61,21 @@ describe('the public GET endpoints', () => {
     expect(body.source).toBe('queue-times.com');
     for (const ride of body.rides as Record<string, unknown>[])
       expect(Object.keys(ride).sort()).toEqual(['forecast', 'name', 'open', 'trend', 'wait']);
+  });
+
+  it("answers every park's hours (locally from the fake provider) and the day's hours beside the waits", async () => {
+    const { response, body } = await json('/api/parks');
+    const parks = body.parks as { slug: string; hours: { opensAt: number; closesAt: number } | null }[];
+    expect(parks).toHaveLength(17);
+    expect(body.hoursSource).toBe('themeparks.wiki');
+    // On a real deploy the provider may be down (hours null, never an error); the local fake is not.
+    if (!EDGE) {
+      for (const park of parks) expect(park.hours?.closesAt, park.slug).toBeGreaterThan(park.hours?.opensAt ?? 0);
+      expect(response.headers.get('netlify-cache-tag')?.split(',')).toContain('parks');
+    }
+    const { body: day } = await json('/api/wait-times/history?park=epcot');
+    expect(day).toHaveProperty('hours');
+    if (!EDGE) expect(day.hours).toEqual(parks.find((park) => park.slug === 'epcot')?.hours);
   });
 
   it('answers 400 for a missing park, no-store', async () => {

@@ -19,12 +19,13 @@ export interface FullSite {
 
 /**
  * The built site as `npm run serve` starts it with every feature on, against local fakes: live
- * wait times, the owner's token, mail to a real SMTP server, the photo feed.
+ * wait times and park hours, the owner's token, mail to a real SMTP server, the photo feed.
  */
 export async function startFullSite(options: { token: string; siteUrl: string }): Promise<FullSite> {
   const [upstream, smtp, graph] = await Promise.all([startFakeQueueTimes(), startSmtpSink(), startFakePhotoGraph()]);
   const env = {
     WAIT_TIMES_UPSTREAM_URL: upstream.url,
+    PARK_HOURS_UPSTREAM_URL: upstream.url,
     LOCATION_TOKEN: options.token,
     SITE_URL: options.siteUrl,
     SMTP_URL: smtp.url,

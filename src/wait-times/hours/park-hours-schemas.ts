@@ -100,15 +100,15 @@ export const ParkTodaySchema = z
     slug: z.enum(PARK_SLUGS).check(z.describe('The park slug every other endpoint accepts as `park`.')),
     name: z.string().check(z.describe('The park as named here.')),
     timeZone: z.string().check(z.describe("The park's IANA time zone.")),
-    date: localDate.check(z.describe("The park's local date at `at` (YYYY-MM-DD).")),
+    date: localDate.check(z.describe("The park's local date now (YYYY-MM-DD).")),
     hours: z
       .nullable(ParkHoursSchema)
-      .check(z.describe('The public day `at` belongs to; null when unknown (never means closed).')),
+      .check(z.describe('The public day now belongs to; null when unknown (never means closed).')),
     openNow: z
       .nullable(z.boolean())
       .check(
         z.describe(
-          'Whether `at` is between `hours.opensAt` (included) and `hours.closesAt` (excluded); null when the hours are unknown.',
+          'Whether the answer was made (its `Date` header) between `hours.opensAt` (included) and `hours.closesAt` (excluded); null when the hours are unknown. Compare the times yourself for another moment.',
         ),
       ),
   })
@@ -116,7 +116,6 @@ export const ParkTodaySchema = z
 
 export const ParkListSchema = z
   .strictObject({
-    at: unixMs.check(z.describe('Unix ms of the moment `date`, `hours` and `openNow` describe.')),
     hoursSource: z
       .literal('themeparks.wiki')
       .check(

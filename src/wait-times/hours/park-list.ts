@@ -25,10 +25,12 @@ export async function getParkList({ later }: { later?: AfterAnswer | undefined }
   return { body, maxAgeSeconds: Math.max(1, Math.min(PARK_LIST_MAX_AGE_SECONDS, untilChange)) };
 }
 
-/** The list body at `at` for each park's hours (null: unknown). Pure (the OpenAPI example runs it). */
+/**
+ * The list body at `at` for each park's hours (null: unknown). Pure (the OpenAPI example runs it).
+ * `at` itself is not in the body, so that the answer (and its ETag) changes only when the hours do.
+ */
 export function parkListBody(entries: readonly { park: Park; hours: ParkHours | null }[], at: number): ParkList {
   return {
-    at,
     hoursSource: 'themeparks.wiki',
     parks: entries.map(({ park, hours }) => ({
       slug: park.slug,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { seedParkHistory } from '../../../scripts/seed-history.mts';
 import { startBlobsServer } from '../../../server/blobs.mts';
-import { CREDIT } from '../../../src/mcp/tools.ts';
+import { CREDIT, HOURS_CREDIT } from '../../../src/mcp/tools.ts';
 import { WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
 import { PARK_WITH_DAY, SEEDED_CROWD } from '../../support/browser-harness.ts';
@@ -20,7 +20,10 @@ let client: Client;
 
 beforeAll(async () => {
   upstream = await startFakeQueueTimes();
-  site = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url } });
+  // The fake serves SYNTHETIC schedules too: EPCOT's day is 09:00-21:00 (scripts/fake-park-hours.mts).
+  site = await startServedSite({
+    env: { WAIT_TIMES_UPSTREAM_URL: upstream.url, PARK_HOURS_UPSTREAM_URL: upstream.url },
+  });
   client = new Client({ name: 'site-api-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', site.url)));
 });
@@ -64,12 +67,21 @@ describe('POST /mcp with the SDK client', () => {
     expect((await initialize.json()).result.protocolVersion).toBe('2025-11-25');
   });
 
-  it('list_parks lists every park with its slug', async () => {
+  it("list_parks lists every park with its slug and today's hours, as GET /api/parks does, with the hours credit", async () => {
     const result = await call('list_parks');
-    const { parks } = result.structuredContent as { parks: { slug: string; name: string }[] };
+    const { parks, hoursCredit } = result.structuredContent as {
+      parks: Record<string, unknown>[];
+      hoursCredit: string;
+    };
+    const body = await (await fetch(`${site.url}/api/parks`)).json();
     expect(parks).toHaveLength(17);
-    expect(parks).toContainEqual({ slug: 'epcot', name: 'EPCOT', timeZone: 'America/New_York' });
-    expect(text(result)).toContain('epcot: EPCOT');
+    expect(parks).toEqual(body.parks);
+    expect(parks).toContainEqual(
+      expect.objectContaining({ slug: 'epcot', name: 'EPCOT', timeZone: 'America/New_York' }),
+    );
+    expect(hoursCredit).toBe(HOURS_CREDIT);
+    expect(text(result)).toMatch(/^epcot: EPCOT, 09:00–21:00 park time \((open|closed) now\)$/m);
+    expect(text(result)).toContain(HOURS_CREDIT);
   });
 
   it('get_wait_times answers what GET /api/wait-times does, from the same cached fetch, with the credit', async () => {
@@ -84,11 +96,15 @@ describe('POST /mcp with the SDK client', () => {
 
   it('get_park_day answers the history body with the crowd level and the credit', async () => {
     const result = await call('get_park_day', { park: 'epcot' });
-    const { parkName, credit, ...body } = result.structuredContent as Record<string, unknown>;
+    const { parkName, credit, hoursCredit, ...body } = result.structuredContent as Record<string, unknown>;
     expect(WaitHistorySchema.parse(body)).toEqual(body);
+    expect(body.hours).not.toBeNull();
     expect(parkName).toBe('EPCOT');
     expect(credit).toBe(CREDIT);
-    expect(text(result)).toMatch(/^EPCOT on \d{4}-\d{2}-\d{2}: crowd not known yet/);
+    expect(hoursCredit).toBe(HOURS_CREDIT);
+    expect(text(result)).toMatch(
+      /^EPCOT on \d{4}-\d{2}-\d{2}: 09:00–21:00 park time \((open|closed) now\); crowd not known yet/,
+    );
     expect(upstream.count('/parks/5/queue_times.json')).toBe(1);
   });
 
@@ -98,8 +114,17 @@ describe('POST /mcp with the SDK client', () => {
     const misspelled = ride.name.toUpperCase().slice(0, 3) + ride.name.slice(4);
     const result = await call('when_to_ride', { park: 'epcot', ride: misspelled });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ park: 'epcot', ride, bestTime: null, credit: CREDIT });
-    expect(text(result)).toContain('Too little is learned about its usual day yet');
+    const { hours } = await (await fetch(`${site.url}/api/wait-times/history?park=epcot`)).json();
+    expect(result.structuredContent).toMatchObject({
+      park: 'epcot',
+      ride,
+      bestTime: null,
+      closesAt: hours.closesAt,
+      credit: CREDIT,
+      hoursCredit: HOURS_CREDIT,
+    });
+    expect(text(result)).toContain('too little is learned about its usual day yet');
+    expect(text(result)).toContain('The park closes at 21:00 park time.');
   });
 
   it('get_location answers the public pin as GET /api/location does', async () => {

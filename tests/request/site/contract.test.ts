@@ -218,6 +218,38 @@ const CASES: Case[] = [
     status: 502,
   },
 
+  // GET /api/parks
+  {
+    name: "lists every park with today's hours from the fake provider",
+    operationId: 'listParks',
+    method: 'GET',
+    url: '/api/parks',
+    status: 200,
+  },
+  {
+    name: 'lists every park with unknown hours when the provider fails',
+    operationId: 'listParks',
+    method: 'GET',
+    url: '/api/parks?fresh=1',
+    upstream: 'error-500',
+    status: 200,
+  },
+  {
+    name: 'answers 304 to a matching If-None-Match for the parks',
+    operationId: 'listParks',
+    method: 'GET',
+    url: '/api/parks',
+    conditional: true,
+    status: 304,
+  },
+  {
+    name: 'refuses DELETE on the parks',
+    operationId: 'listParks',
+    method: 'DELETE',
+    url: '/api/parks',
+    status: 405,
+  },
+
   // GET /api/location
   {
     name: 'answers the stale marker with no pin',

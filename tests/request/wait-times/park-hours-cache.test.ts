@@ -77,6 +77,18 @@ describe('park hours, cached', () => {
     expect(upstream.count(schedulePath(park))).toBe(2);
   });
 
+  it('takes a fresher copy another instance stored instead of asking again when its own copy ages out', async () => {
+    const park = parkOf('epic-universe');
+    await parkHoursToday(park);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + PARK_HOURS_TIMING.freshForMs + 1);
+    const today = localDateOf(Date.now(), park.timezone);
+    const rows = scheduleRowsOf(syntheticSchedule(park, today, 'short'), 'another instance');
+    await writeRecord('wait-times', `hours/${park.slug}`, StoredScheduleSchema, { fetchedAt: Date.now(), rows });
+    expect(await parkHoursToday(park)).toEqual(publicDayOf(rows, today, park.timezone));
+    expect(upstream.count(schedulePath(park))).toBe(1);
+  });
+
   it.each<[string, FaultMode]>([
     ['answers 500', 'error-500'],
     ['sends HTML', 'html-error'],

@@ -152,6 +152,15 @@ describe('Agent Skills', () => {
     expect(markdown).not.toContain('\r');
   });
 
+  it('park-wait-times teaches the park hours: where they are, unknown is not closed, the closing time, the credit', () => {
+    const markdown = renderSkill('park-wait-times', SITE);
+    expect(markdown).toContain(`curl -s '${SITE}/api/parks'`);
+    expect(markdown).toMatch(/`hours: null` means \*\*unknown\*\*, never closed/);
+    expect(markdown).toMatch(/never\nsuggest a time at or after `hours.closesAt`/);
+    expect(markdown).toContain('**Park hours: ThemeParks.wiki**');
+    expect(markdown).toMatch(/`when_to_ride\(park, ride\)`\n\(now, [^)]*the closing time\)/);
+  });
+
   it('shows a real answer in the skill, valid JSON shortened to three rides', () => {
     const markdown = renderSkill('park-wait-times', SITE);
     const json = /```json\n([\s\S]*?)\n```/.exec(markdown)?.[1] ?? '';
