@@ -103,6 +103,7 @@ test.describe('a reader in Paris, six hours ahead of the park', () => {
   test('sees the park’s own times marked “park time”, axe-clean in the dark theme on a 390 px phone, credits in the Tab order (screenshot attached)', async ({
     page,
   }, testInfo) => {
+    test.setTimeout(90_000); // an axe run and a full-page screenshot on a shared 2-core machine
     const { opensAt, closesAt } = await hoursOf(page);
     await openAt(page, closesAt - 80 * MINUTE);
     const text = `Open ${clock(opensAt)}–${clock(closesAt)} park time · closes in 1 h 20 min`;
