@@ -75,7 +75,9 @@ test.describe('a reader on the park’s clock', () => {
     await expect(shown(page)).toHaveText(`Closed for today · was open ${range}`);
   });
 
-  test('after closing it says the park is closed for today, and when it was open', async ({ page }) => {
+  test('after closing it says the park is closed for today, and when it was open (screenshot attached)', async ({
+    page,
+  }, testInfo) => {
     const { opensAt, closesAt } = await hoursOf(page);
     await openAt(page, closesAt + 30 * MINUTE);
     await expect(shown(page)).toHaveText(`Closed for today · was open ${clock(opensAt)}–${clock(closesAt)}`);
@@ -83,6 +85,9 @@ test.describe('a reader on the park’s clock', () => {
       `Closed for today; it was open from ${clock(opensAt)} to ${clock(closesAt)}.`,
     );
     await expect(credit(page)).toBeVisible();
+    const path = testInfo.outputPath('hours-closed-desktop-light.png');
+    await widget(page).screenshot({ path });
+    await testInfo.attach('hours-closed-desktop-light', { path, contentType: 'image/png' });
   });
 
   test('with only yesterday’s hours (today’s not asked for yet) it says nothing and credits no one for hours', async ({
