@@ -27,8 +27,11 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
   const start = Math.min(...day.times.slice(0, 1), ...edges);
   if (!known(start)) return null;
   const now = data.updatedAt;
-  // The outlook reaches as far as any ride's last expected wait (the end of the day, or less).
-  const ahead = day.outlookTimes.filter((t, i) => t > now && day.rides.some((ride) => known(ride.outlook[i])));
+  const closesAt = closingOf(day);
+  // The outlook reaches as far as any ride's last expected wait (the end of the day, or less), never past closing.
+  const ahead = day.outlookTimes.filter(
+    (t, i) => t > now && t <= closesAt && day.rides.some((ride) => known(ride.outlook[i])),
+  );
   const waits = [
     ...day.rides.flatMap((ride) => [...ride.waits, ...ride.usual, ...ride.outlook]),
     ...data.rides.flatMap((ride) => (known(ride.forecast) ? [ride.forecast, ride.wait] : [])),
@@ -38,13 +41,23 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
     day,
     data,
     start,
-    end: Math.max(now + HALF_HOUR, ...edges, ...ahead, start + HALF_HOUR),
+    end: Math.max(now + HALF_HOUR, ...edges, ...ahead, start + HALF_HOUR, closesAt <= day.dayEndsAt ? closesAt : 0),
     max: Math.ceil(max / 30) * 30,
     now,
+    closesAt,
     nowIndex: Math.min(SLOTS - 1, Math.max(0, SLOTS - Math.ceil((day.dayEndsAt - now) / HALF_HOUR))),
     slotAt,
     byName: new Map(day.rides.map((ride) => [ride.name, ride])),
   };
+}
+
+/**
+ * When the day of the chart closes to the public (its `hours`, which may run past midnight), or
+ * Infinity when unknown: nothing is drawn or advised past it.
+ */
+export function closingOf(day: WaitHistory): number {
+  const closesAt = day.hours?.closesAt;
+  return known(closesAt) && closesAt > day.dayStartsAt ? closesAt : Number.POSITIVE_INFINITY;
 }
 
 /** One chart's waits: per sample of the day, per usual half hour, now, in half an hour, per step of the outlook. */
@@ -57,17 +70,20 @@ export type Series = {
   soon: Wait;
   outlook: readonly Wait[];
   best: BestTime | null;
+  /** Marks closing with an upright line (the park chart; on every ride's small chart it would be clutter). */
+  marksClosing?: boolean;
 };
 
 const fixed = (value: number) => Math.round(value * 10) / 10;
 
 /**
  * SVG paths by the class that draws each: the usual day as a band, today as a line (broken while closed), now as a
- * line and a dot, the outlook as dashes to the end of the day (without one, the forecast as a dashed step to a dot)
- * and the best time as a `ring` and its `hole`; '' for what is not known.
+ * line and a dot, the outlook as dashes to the end of the day or closing (without one, the forecast as a dashed step
+ * to a dot, if before closing), the best time as a `ring` and its `hole`, and if asked, closing as an upright
+ * `closing` line; '' for what is not known.
  */
 export function chartPaths(view: DayView, series: Series) {
-  const { width, height, waits, usual, nowWait, soon, outlook, best } = series;
+  const { width, height, waits, usual, nowWait, soon, outlook, best, marksClosing } = series;
   const x = (t: number) => fixed(((t - view.start) / (view.end - view.start)) * width);
   const y = (wait: number) => fixed(height - (Math.min(wait, view.max) / view.max) * height);
   let band = '';
@@ -88,9 +104,10 @@ export function chartPaths(view: DayView, series: Series) {
     return d;
   };
   const dot = (t: number, wait: number) => `M${x(t)} ${y(wait)}h0`;
-  const steps = view.day.outlookTimes.flatMap((t, i) => (t > view.now ? [[t, outlook[i]] as const] : []));
+  const { now, closesAt } = view;
+  const steps = view.day.outlookTimes.flatMap((t, i) => (t > now && t <= closesAt ? [[t, outlook[i]] as const] : []));
   const later = known(nowWait) && steps.some(([, wait]) => known(wait));
-  const step = !later && known(nowWait) && known(soon);
+  const step = !later && known(nowWait) && known(soon) && now + HALF_HOUR <= closesAt;
   const ring = best ? dot(best.at, best.wait) : '';
   return {
     usual: band,
@@ -105,16 +122,19 @@ export function chartPaths(view: DayView, series: Series) {
     now: known(nowWait) ? dot(view.now, nowWait) : '',
     ring,
     hole: ring,
+    closing: marksClosing && closesAt >= view.start && closesAt <= view.end ? `M${x(closesAt)} 0V${height}` : '',
   };
 }
 
-/** A ride's best time if still ahead of the live data, and whether the wait now is already as short. */
+/** A ride's best time if still ahead of the live data and before closing, and whether the wait now is as short. */
 export function bestAhead(view: DayView, ride: RideDay, wait: Wait) {
   const best = ride.bestTime;
-  return best && best.at > view.now ? { ...best, now: known(wait) && wait <= best.wait } : null;
+  return best && best.at > view.now && best.at < view.closesAt
+    ? { ...best, now: known(wait) && wait <= best.wait }
+    : null;
 }
 
-/** The park's series (averages across rides) and the outlook's lowest average still ahead (the earliest of equals). */
+/** The park's series (averages across rides) and the outlook's lowest average still ahead before closing (the earliest of equals). */
 export function parkSeries(view: DayView) {
   const { day, data, nowIndex } = view;
   const average = (length: number, of: (ride: RideDay) => readonly Wait[]) =>
@@ -126,7 +146,8 @@ export function parkSeries(view: DayView) {
   const nowWait = round(mean(data.rides.filter((ride) => ride.open).map((ride) => ride.wait)));
   const lowest = outlook.reduce<BestTime | null>((low, average, i) => {
     const [at, wait] = [day.outlookTimes[i] ?? 0, round(average)];
-    return known(wait) && at > view.now && (!low || wait < low.wait) ? { at, wait } : low;
+    const ahead = at > view.now && at < view.closesAt;
+    return known(wait) && ahead && (!low || wait < low.wait) ? { at, wait } : low;
   }, null);
   return { waits, usual, outlook, nowWait, usualNow: round(usual[nowIndex]), lowest };
 }

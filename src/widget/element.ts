@@ -1,15 +1,17 @@
 import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
 import type { Ride, WaitTimes } from '../wait-times/wait-times-schemas.ts';
 import { dayView } from './chart-math.ts';
+import { hoursLine } from './park-hours-line.ts';
 import { isDay, isWaitTimes, type Outcome, Poller, type Problem, retryAfterMs } from './polling.ts';
 import CSS from './styles.css';
-import { ago, frame, row, summary } from './view.ts';
+import { ago, frame, hoursView, row, summary } from './view.ts';
 
 const TAG = 'park-waits';
 /** Saved data older than this is not shown; the API itself never serves data older than 24 h. */
 const KEEP_MS = 24 * 60 * 60_000;
 /** Data older than this is shown as old (the API serves old data while its upstream is down). */
 const OLD_MS = 15 * 60_000;
+const READER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 // The script's own origin is the default API origin, so the element works when embedded elsewhere
 // (the API answers with Access-Control-Allow-Origin: *). currentScript is only set while a classic
@@ -121,11 +123,11 @@ class ParkWaits extends HTMLElement {
     if (this.#park) this.#poller.start();
   }
 
-  /** Keeps "updated … ago" true while the page is visible. */
+  /** Keeps "updated … ago" and "closes in …" true while the page is visible. */
   #tick(): void {
     clearInterval(this.#ticker);
-    this.#renderAge();
-    if (!document.hidden) this.#ticker = setInterval(() => this.#renderAge(), 30_000);
+    this.#renderClock();
+    if (!document.hidden) this.#ticker = setInterval(() => this.#renderClock(), 30_000);
   }
 
   async #request(signal: AbortSignal): Promise<Outcome> {
@@ -226,11 +228,16 @@ class ParkWaits extends HTMLElement {
     parts.status.classList.toggle('problem', this.#problem !== null);
     this.setAttribute('state', this.#state());
     this.setAttribute('aria-busy', String(this.#poller.loading && !this.#data));
-    this.#renderAge();
+    this.#renderClock();
   }
 
-  #renderAge() {
-    const { age, time } = this.#parts;
+  /** What changes with the clock: the park's hours line (and its credit) and the data's age. */
+  #renderClock() {
+    const { age, time, hours, hoursCredit } = this.#parts;
+    const day = this.#day;
+    const line = day && hoursLine(day.hours ?? null, Date.now(), day.timeZone, { timeZone: READER_ZONE });
+    if (hours.lastChild?.textContent !== (line?.spoken ?? null)) hours.replaceChildren(...hoursView(line ?? null));
+    hours.hidden = hoursCredit.hidden = !line;
     if (!this.#data) return age.replaceChildren();
     const updated = new Date(this.#data.updatedAt);
     time.dateTime = updated.toISOString();

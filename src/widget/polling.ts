@@ -138,9 +138,17 @@ export const isWaitTimes = (body: unknown): body is WaitTimes =>
   Number.isFinite(body.updatedAt) &&
   listOf(body.rides, (r) => typeof r.name === 'string' && Number.isFinite(r.wait) && typeof r.open === 'boolean');
 
-// A day saved before the outlook (no outlookTimes) is not used: the next answer replaces it.
+const isHours = (hours: unknown) =>
+  hours === undefined ||
+  hours === null ||
+  (isObject(hours) && Number.isFinite(hours.opensAt) && Number.isFinite(hours.closesAt));
+
+// A day saved before the outlook (no outlookTimes) is not used: the next answer replaces it. One
+// saved before the hours (no `hours`) is: its hours count as unknown.
 export const isDay = (body: unknown): body is WaitHistory =>
   isObject(body) &&
+  typeof body.timeZone === 'string' &&
+  isHours(body.hours) &&
   Array.isArray(body.times) &&
   Array.isArray(body.outlookTimes) &&
   Number.isFinite(body.dayEndsAt) &&

@@ -1,5 +1,6 @@
 import type { Ride, Trend } from '../wait-times/wait-times-schemas.ts';
 import { bestAhead, chartPaths, type DayView, known, parkSeries, type Series } from './chart-math.ts';
+import { clockIn, type HoursLine } from './park-hours-line.ts';
 
 type Child = Node | string | null | undefined | false;
 type Attributes = Record<string, string | false | null | undefined>;
@@ -32,9 +33,6 @@ export function ago(ms: number): string {
   const hours = Math.floor(total / 60);
   return total % 60 ? `${hours} h ${total % 60} min ago` : `${hours} h ago`;
 }
-
-const clock = (at: number, timeZone: string) =>
-  new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', timeZone });
 
 const TRENDS: Record<Trend, [string, string]> = { up: ['↑', 'rising'], down: ['↓', 'falling'], flat: ['→', 'steady'] };
 
@@ -73,7 +71,7 @@ function dayCell(ride: Ride, view: DayView | null): HTMLTableCellElement {
   const usualNow = day.usual[view.nowIndex];
   const [nowWait, soon] = ride.open ? [ride.wait, ride.forecast] : [null, null];
   const best = ride.open ? bestAhead(view, day, nowWait) : null;
-  const bestAt = best && clock(best.at, view.day.timeZone);
+  const bestAt = best && clockIn(best.at, view.day.timeZone);
   const series = { width: 120, height: 36, waits: day.waits, usual: day.usual, nowWait, soon, outlook: day.outlook };
   // Read out instead of the chart: "45 min now, usually 30 at this hour, about 50 in half an hour.
   // Best time still ahead: about 17:30, around 15 min.", or as much as is known.
@@ -116,27 +114,46 @@ export function summary(view: DayView): Node[] {
     : 'Not enough history yet to compare today with a usual day.';
   const basis =
     word && known(crowd.since)
-      ? ` Compared ${crowd.comparisons} readings of ${crowd.rides} rides since ${clock(crowd.since, timeZone)}.`
+      ? ` Compared ${crowd.comparisons} readings of ${crowd.rides} rides since ${clockIn(crowd.since, timeZone)}.`
       : '';
   const { waits, usual, outlook, nowWait, usualNow, lowest } = parkSeries(view);
+  const closing = Number.isFinite(view.closesAt) && view.closesAt <= view.end ? ' · upright line: closing' : '';
   const ahead = lowest
-    ? `; shortest expected later today: about ${lowest.wait} min at ${clock(lowest.at, timeZone)}`
+    ? `; shortest expected later today: about ${lowest.wait} min at ${clockIn(lowest.at, timeZone)}`
     : '';
   const label = `Average wait across rides today against a usual day${
     known(nowWait) ? `: ${nowWait} min now${known(usualNow) ? `, usually ${usualNow} at this hour` : ''}${ahead}` : ''
   }.`;
-  const series = { width: 300, height: 60, waits, usual, nowWait, soon: null, outlook, best: lowest };
+  const series = {
+    width: 300,
+    height: 60,
+    waits,
+    usual,
+    nowWait,
+    soon: null,
+    outlook,
+    best: lowest,
+    marksClosing: true,
+  };
   return [
     h('p', {}, h('span', { class: 'crowd', part: 'crowd' }, text), basis),
     chart(view, series, 'park-chart', label),
     h(
       'p',
       { class: 'axis', 'aria-hidden': 'true' },
-      h('span', {}, clock(view.start, timeZone)),
-      h('span', { class: 'legend' }, 'line: today · dashes: outlook · ring: best time · band: usual'),
-      h('span', {}, clock(view.end, timeZone)),
+      h('span', {}, clockIn(view.start, timeZone)),
+      h('span', { class: 'legend' }, `line: today · dashes: outlook · ring: best time · band: usual${closing}`),
+      h('span', {}, clockIn(view.end, timeZone)),
     ),
   ];
+}
+
+/** The park's hours in a line (the text shown, its parts kept whole, the sentence read out), or nothing when unknown. */
+export function hoursView(line: HoursLine | null): Node[] {
+  if (!line) return [];
+  const parts = line.text.split(' · ').map((part) => h('span', { class: 'nowrap' }, part));
+  const shown = parts.flatMap((part, i) => (i ? [' · ', part] : [part]));
+  return [h('span', { 'aria-hidden': 'true' }, shown), hidden(line.spoken)];
 }
 
 const SORT_NAMES = { name: 'Name', 'wait-desc': 'Longest wait', 'wait-asc': 'Shortest wait' };
@@ -161,9 +178,14 @@ export function frame() {
   ];
   const table = h('table', { part: 'table' }, caption, h('thead', {}, h('tr', {}, headings)), rows);
   const [time, age, summary] = [h('time'), h('span', { part: 'age' }), h('div', { class: 'summary', part: 'summary' })];
-  // The provider's terms: "Powered by Queue-Times.com", linked, shown wherever its data is.
+  const hours = h('p', { class: 'hours', part: 'hours' });
+  // The provider's terms: "Powered by Queue-Times.com", linked, shown wherever its data is. The
+  // hours' source is credited beside it whenever the hours line shows.
   const attribution = h('a', { href: 'https://queue-times.com/', part: 'attribution' }, 'Powered by Queue-Times.com');
-  const footer = h('p', { class: 'footer', part: 'footer' }, age, attribution);
-  const root = h('div', { class: 'frame', part: 'frame' }, toolbar, status, summary, table, footer);
-  return { root, openOnly, sort, toolbar, status, caption, rows, table, time, age, summary };
+  const hoursLink = h('a', { href: 'https://themeparks.wiki/' }, 'ThemeParks.wiki');
+  const hoursCredit = h('span', { class: 'credit', part: 'hours-attribution' }, 'Park hours: ', hoursLink);
+  const credits = h('span', { class: 'credits' }, attribution, hoursCredit);
+  const footer = h('p', { class: 'footer', part: 'footer' }, age, credits);
+  const root = h('div', { class: 'frame', part: 'frame' }, hours, toolbar, status, summary, table, footer);
+  return { root, openOnly, sort, toolbar, status, caption, rows, table, time, age, summary, hours, hoursCredit };
 }

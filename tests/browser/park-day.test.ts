@@ -23,14 +23,18 @@ const clock = (page: Page, at: number, timeZone: string) =>
     [at, timeZone] as const,
   );
 
-/** A ride's best time still ahead of the live data (the widget's rule), or null. */
+/** The park's closing (the harness seeds one before midnight), or Infinity when its hours are unknown. */
+const closingOf = (day: WaitHistory) => day.hours?.closesAt ?? Number.POSITIVE_INFINITY;
+
+/** A ride's best time still ahead of the live data and before closing (the widget's rule), or null. */
 function bestOf(day: WaitHistory, live: WaitTimes, ride: Ride) {
   const best = day.rides.find((entry) => entry.name === ride.name)?.bestTime ?? null;
-  return ride.open && best && best.at > live.updatedAt ? best : null;
+  return ride.open && best && best.at > live.updatedAt && best.at < closingOf(day) ? best : null;
 }
 
-/** The seeded park has no outlook in the last half hour of its local day (Paris): nothing to check then. */
-const hasOutlook = (day: WaitHistory) => day.rides.some((ride) => ride.bestTime !== null);
+/** The seeded park has no outlook in the last half hour before closing: nothing to check then. */
+const hasOutlook = (day: WaitHistory) =>
+  day.rides.some((ride) => ride.bestTime !== null && ride.bestTime.at < closingOf(day));
 
 /**
  * Checks every open ride's chart and words about its best time; returns how many rides had one.
@@ -149,6 +153,38 @@ test('continues the park’s average as a dashed line and names its shortest wai
   await expect(widget(page).locator('.axis')).toContainText('dashes: outlook · ring: best time');
 });
 
+test('stops every dashed outlook at the park’s closing, marked on the park chart, though the data runs to midnight', async ({
+  page,
+}) => {
+  const { live, day } = await open(page);
+  const closesAt = closingOf(day);
+  // The harness seeds hours closing at 23:00, and the outlook of the API runs to local midnight.
+  expect(closesAt).toBeLessThan(day.dayEndsAt);
+  expect(day.outlookTimes.at(-1)).toBeGreaterThan(closesAt);
+  expect(live.updatedAt).toBeLessThan(closesAt);
+  // Where closing falls, as a share of the width: the park chart marks it; every chart shares the time axis.
+  const parkChart = widget(page).locator('svg.park-chart');
+  const closing = (await parkChart.locator('path.closing').getAttribute('d')) ?? '';
+  const closingShare = Number(/^M([\d.]+) 0V[\d.]+$/.exec(closing)?.[1]) / 300;
+  expect(closingShare).toBeGreaterThan(0);
+  const charts = widget(page).locator('svg.park-chart, td.day svg.chart');
+  let drawn = 0;
+  for (const chart of await charts.all()) {
+    const [box = '', outlook = ''] = await chart.evaluate((svg) => [
+      svg.getAttribute('viewBox') ?? '',
+      svg.querySelector('path.forecast')?.getAttribute('d') ?? '',
+    ]);
+    const width = Number(box.split(' ')[2]);
+    const xs = [...outlook.matchAll(/[LM]([\d.]+) /g)].map((match) => Number(match[1]) / width);
+    if (xs.length > 1) drawn += 1;
+    for (const share of xs) expect(share).toBeLessThanOrEqual(closingShare + 0.001);
+  }
+  // Ride charts leave the marker out (clutter at their size).
+  await expect(widget(page).locator('td.day path.closing')).toHaveCount(0);
+  expect(drawn).toBeGreaterThan(3);
+  await expect(widget(page).locator('.axis .legend')).toContainText('upright line: closing');
+});
+
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`the charts pass an axe check and keep the keyboard path in the ${colorScheme} theme (screenshots attached)`, async ({
     page,
@@ -183,6 +219,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 test('embedded on another site in its dark theme, the widget draws the outlook and says the best times; axe-clean at 390 px', async ({
   page,
 }, testInfo) => {
+  test.setTimeout(60_000); // an axe run and a tall screenshot on a shared 2-core machine
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`http://127.0.0.1:${EMBEDDER_PORT}/`);
   const embedded = page.locator(`park-waits[park="${PARK_WITH_DAY}"]`);

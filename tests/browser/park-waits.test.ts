@@ -324,6 +324,7 @@ test("embedded on another site, it reads the API where the script came from and 
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`the park page and the park list pass an axe check in the ${colorScheme} theme`, async ({ page }) => {
+    test.setTimeout(90_000); // two axe runs on a shared 2-core machine
     await page.emulateMedia({ colorScheme });
     await page.goto(`/parks/${PARK_WITH_HISTORY}/`);
     await expect(widget(page)).toHaveAttribute('state', 'ready');

@@ -2,9 +2,14 @@ import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { syntheticSchedule } from '../../scripts/fake-park-hours.mts';
 import { recordedPayload, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
 import { seedParkHistory } from '../../scripts/seed-history.mts';
 import { startBlobsServer } from '../../server/blobs.mts';
+import { writeRecord } from '../../src/platform/store.ts';
+import { localDateOf } from '../../src/wait-times/day/park-day.ts';
+import { StoredScheduleSchema } from '../../src/wait-times/hours/park-hours-schemas.ts';
+import { scheduleRowsOf } from '../../src/wait-times/hours/themeparks-wiki.ts';
 import { findPark } from '../../src/wait-times/parks.ts';
 import { ridesOf } from '../../src/wait-times/queue-times.ts';
 import { QueueTimesParkSchema } from '../../src/wait-times/queue-times-schemas.ts';
@@ -31,6 +36,7 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-browser-'));
 await seedHistory(dataDir, PARK_WITH_HISTORY);
 
 process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
+// The fake also serves ThemeParks.wiki's schedules (scripts/fake-park-hours.mts).
 process.env.PARK_HOURS_UPSTREAM_URL = upstream.url;
 process.env.DATA_DIR = dataDir;
 process.env.HOST = '127.0.0.1';
@@ -81,5 +87,20 @@ async function seedHistory(dataDir: string, slug: string): Promise<void> {
     park.timezone,
   );
   await seedParkHistory(PARK_WITH_DAY, Date.now(), SEEDED_CROWD);
+  await seedClosingBeforeMidnight(PARK_WITH_DAY);
   await blobs.stop();
+}
+
+/**
+ * Gives the park with a day SYNTHETIC hours closing at 23:00 (08:00–23:00, Early Entry and an
+ * Extended Evening), stored as a fresh ThemeParks.wiki fetch (`hours/<slug>`, park-hours.ts): its
+ * outlook, which runs to midnight, is drawn to closing only. The harness picks the park whose
+ * clock reads 06:00–21:59 (browser-harness.ts), so its closing is always ahead.
+ */
+async function seedClosingBeforeMidnight(slug: string): Promise<void> {
+  const park = findPark(slug);
+  if (!park) throw new Error(`unknown park ${slug}`);
+  const schedule = syntheticSchedule(park, localDateOf(Date.now(), park.timezone), 'extendedEvening');
+  const rows = scheduleRowsOf(schedule, 'seeded schedule');
+  await writeRecord('wait-times', `hours/${slug}`, StoredScheduleSchema, { fetchedAt: Date.now(), rows });
 }

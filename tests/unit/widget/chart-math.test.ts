@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { RideDay, WaitHistory } from '../../../src/wait-times/day/history-schemas.ts';
 import type { Ride, WaitTimes } from '../../../src/wait-times/wait-times-schemas.ts';
-import { bestAhead, chartPaths, type DayView, dayView, mean, parkSeries } from '../../../src/widget/chart-math.ts';
+import {
+  bestAhead,
+  chartPaths,
+  closingOf,
+  type DayView,
+  dayView,
+  mean,
+  parkSeries,
+} from '../../../src/widget/chart-math.ts';
 
 const MINUTE = 60_000;
 const MIDNIGHT = Date.UTC(2026, 6, 4);
@@ -139,6 +147,7 @@ describe('chartPaths: a series against its usual day, as SVG paths', () => {
       now: 'M60 10h0',
       ring: '',
       hole: '',
+      closing: '',
     });
     const paths = chartPaths(view(), { ...size, waits: [], usual: soarin?.usual ?? [], nowWait: null, soon: null });
     expect(paths.usual).toBe('M0 60V40H30V60ZM30 60V30H60V60Z');
@@ -161,6 +170,7 @@ describe('chartPaths: a series against its usual day, as SVG paths', () => {
       now: '',
       ring: '',
       hole: '',
+      closing: '',
     });
     expect(chartPaths(view(), { ...size, waits: [], usual: [], nowWait: 500, soon: null }).now).toBe('M60 0h0');
   });
@@ -256,5 +266,71 @@ describe('parkSeries: the park’s average day', () => {
     const closed = live(at(11), [{ name: 'Soarin’', open: false }]);
     expect(parkSeries(view(DAY, closed)).nowWait).toBeNull();
     expect(mean([null, undefined])).toBeNull();
+  });
+});
+
+describe('closing: nothing drawn or advised past the park’s closing time', () => {
+  /** DAY with the park's public day opening at 9:00 and closing at `closesAt`. */
+  const closingAt = (closesAt: number) => ({ ...DAY, hours: { opensAt: at(9), closesAt, extras: [] } });
+  const series = {
+    width: 120,
+    height: 60,
+    waits: [],
+    usual: [],
+    nowWait: 50,
+    soon: 55,
+    best: null,
+    marksClosing: true,
+  };
+  const [soarin, testTrack] = DAY.rides;
+  if (!soarin || !testTrack) throw new Error('no rides');
+
+  it('ends the chart and the dashed outlook at closing and marks it with an upright line', () => {
+    // Closing at 12:00: the 12:30 step goes; x is minutes since 10:00 (120 over 120), y is 60 - wait.
+    const shared = view(closingAt(at(12)));
+    expect(shared.end).toBe(at(12));
+    const paths = chartPaths(shared, { ...series, outlook: [55, 50, 45] });
+    expect(paths.forecast).toBe('M60 10L90 5L120 10');
+    expect(paths.closing).toBe('M120 0V60');
+    expect(chartPaths(shared, { ...series, outlook: [], marksClosing: false }).closing).toBe('');
+  });
+
+  it('reaches to closing when the outlook ends earlier, so the marker shows', () => {
+    const short = { ...closingAt(at(13)), outlookTimes: [at(11, 30)] };
+    expect(view(short).end).toBe(at(13));
+  });
+
+  it.each([
+    ['before closing, as given', at(12, 30), [{ at: at(12), wait: 35, now: false }, null]],
+    ['at closing: none', at(12), [null, null]],
+    ['after it: none', at(11, 45), [null, null]],
+  ])('keeps a best time %s', (_, closesAt, expected) => {
+    const shared = view(closingAt(closesAt));
+    expect([bestAhead(shared, soarin, 40), bestAhead(shared, testTrack, 50)]).toEqual(expected);
+  });
+
+  it('draws no 30-minute step that would end after closing', () => {
+    const paths = chartPaths(view(closingAt(at(11, 15))), { ...series, outlook: [null, null, null] });
+    expect([paths.forecast, paths.soon]).toEqual(['', '']);
+  });
+
+  it('after closing draws the marker but no outlook, no step and no lowest average ahead', () => {
+    // Closed at 10:30, the data from 11:00: the chart runs 10:00 to 11:30 (x in minutes over 90).
+    const shared = view(closingAt(at(10, 30)));
+    const paths = chartPaths(shared, { ...series, width: 90, outlook: [55, 50, 45] });
+    expect([paths.forecast, paths.soon, paths.closing]).toEqual(['', '', 'M30 0V60']);
+    expect(parkSeries(shared).lowest).toBeNull();
+  });
+
+  it('takes the lowest average still ahead before closing only', () => {
+    expect(parkSeries(view(closingAt(at(12)))).lowest).toEqual({ at: at(11, 30), wait: 50 });
+  });
+
+  it.each([
+    ['unknown hours', null, Number.POSITIVE_INFINITY],
+    ['hours of an earlier day', { opensAt: at(-15), closesAt: at(-2), extras: [] }, Number.POSITIVE_INFINITY],
+    ['a closing after midnight', { opensAt: at(10), closesAt: at(25), extras: [] }, at(25)],
+  ])('takes no closing from %s, and the day’s own otherwise', (_, hours, closing) => {
+    expect(closingOf({ ...DAY, hours })).toBe(closing);
   });
 });

@@ -195,10 +195,19 @@ describe('the checks of a received or saved body', () => {
     expect(isWaitTimes({ updatedAt: 1, source: 'queue-times.com', rides: [ride] })).toBe(true);
     expect(isWaitTimes({ updatedAt: 1, rides: [{ ...ride, wait: '5' }] })).toBe(false);
     expect(isWaitTimes({ rides: [] })).toBe(false);
-    const day = { times: [], outlookTimes: [], dayEndsAt: 1 };
+    const day = { timeZone: 'Europe/Paris', times: [], outlookTimes: [], dayEndsAt: 1 };
     expect(isDay({ ...day, rides: [{ name: 'Soarin’', waits: [], usual: [], outlook: [] }] })).toBe(true);
     expect(isDay({ ...day, rides: [null] })).toBe(false);
     expect(isDay(null)).toBe(false);
+  });
+
+  it('take a day with hours or none (saved before the hours: unknown), and refuse broken hours', () => {
+    const day = { timeZone: 'Europe/Paris', times: [], outlookTimes: [], dayEndsAt: 1, rides: [] };
+    expect(isDay({ ...day, hours: { opensAt: 1, closesAt: 2, extras: [] } })).toBe(true);
+    expect(isDay({ ...day, hours: null })).toBe(true);
+    expect(isDay(day)).toBe(true);
+    expect(isDay({ ...day, hours: { opensAt: '09:00', closesAt: 2 } })).toBe(false);
+    expect(isDay({ ...day, timeZone: undefined })).toBe(false);
   });
 
   it('refuse a day saved before the outlook, so the next answer replaces it', () => {
