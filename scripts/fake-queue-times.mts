@@ -1,12 +1,14 @@
 import { minuteOfDay } from '../src/wait-times/local-time.ts';
 import { PARKS } from '../src/wait-times/parks.ts';
-import { type Fake, type FakeControl, HTML, readFixture, startFake } from './fake-http-server.mts';
+import { type Fake, type FakeControl, type FaultMode, HTML, readFixture, startFake } from './fake-http-server.mts';
 
 // A local stand-in for queue-times.com replaying real recorded payloads (fixtures/queue-times), for
 // the tests, the bench and `npm run demo`.
 interface QueueTimesState {
   /** Payloads served instead of the recorded ones, by queue-times park id. */
   payloads: Record<number, unknown>;
+  /** One park's fault (a hang, a 500, garbage…) by queue-times park id, the others answering. */
+  faults: Record<number, Exclude<FaultMode, 'ok'>>;
 }
 export type FakeQueueTimes = Fake<QueueTimesState>;
 export type FakeQueueTimesControl = FakeControl<QueueTimesState>;
@@ -61,10 +63,11 @@ export function startFakeQueueTimes(
   options: { moving?: boolean; crowd?: number; port?: number } = {},
 ): Promise<FakeQueueTimes> {
   return startFake(
-    (): QueueTimesState => ({ payloads: {} }),
+    (): QueueTimesState => ({ payloads: {}, faults: {} }),
     (request, fake) => {
       const parkId = Number(/^\/parks\/(\d+)\/queue_times\.json$/.exec(request.path)?.[1]);
       if (!parkId) return [404, '<h1>Not found</h1>', HTML];
+      if (fake.faults[parkId]) return fake.faults[parkId];
       const payload = fake.payloads[parkId] ?? recordedPayload(parkId);
       return [200, JSON.stringify(options.moving ? movingWaits(payload, Date.now(), parkId, options.crowd) : payload)];
     },

@@ -1,7 +1,7 @@
 import * as z from '../platform/zod-mini.ts';
 
 /** The scheduled jobs that record their runs. */
-const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh']);
+const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh', 'record-waits']);
 
 const isoTime = (description: string) => z.iso.datetime({ offset: true }).check(z.describe(description));
 const count = () => z.int().check(z.minimum(0));
@@ -122,6 +122,15 @@ export const StoredRunSchema = z.object({
   // A publish run's call of the build hook; `target` is a digest of the hook URL, never the URL.
   hook: z.optional(z.nullable(z.object({ calledAt: unixMs(), status: z.nullable(httpStatus()), target: nonEmpty() }))),
   shares: z.optional(z.object({ shared: count(), failed: count(), waiting: count() })),
+  // A wait-times recorder run: each park's slug under what happened to it.
+  parks: z.optional(
+    z.object({
+      polled: z.array(z.string()),
+      closed: z.array(z.string()),
+      alreadyRecorded: z.array(z.string()),
+      failed: z.array(z.object({ park: z.string(), error: z.string() })),
+    }),
+  ),
 });
 
 /** The newest share attempt as stored: the public body, with `at` in Unix ms. */
@@ -152,5 +161,6 @@ export type JobName = z.output<typeof JobNameSchema>;
 export type PublishStatus = z.output<typeof PublishStatusSchema>;
 export type NetworkStatus = z.output<typeof NetworkStatusSchema>;
 export type StoredRun = z.output<typeof StoredRunSchema>;
+export type RecorderParks = NonNullable<StoredRun['parks']>;
 export type StoredShare = z.output<typeof StoredShareSchema>;
 export type ShareResult = z.output<typeof ShareResultSchema>;
