@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { runRecordWaitsJob } from '../../src/jobs/record-waits-job.ts';
+import { getConfig } from '../../src/platform/config.ts';
 import { respond } from '../../src/platform/http.ts';
 
 /**
@@ -7,6 +8,7 @@ import { respond } from '../../src/platform/http.ts';
  * visits: the history, the day and the forecaster learn from every period of the park's day.
  */
 export default async (): Promise<Response> => {
+  if (getConfig().WAIT_TIMES_RECORDER === 'off') return respond({ json: { recorder: 'off' } });
   const run = await runRecordWaitsJob();
   // The run record, 500 when a park failed so that the function log marks it.
   return respond({ status: run.outcome === 'success' ? 200 : 500, json: run });

@@ -34,7 +34,15 @@ export async function startServedSite(
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'site-api-data-')));
   const child = fork(path.join(ROOT, 'server/main.mts'), [], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ...options.env },
+    // The recorder stays off unless a test turns it on: its runs would add upstream requests to every count.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      WAIT_TIMES_RECORDER: 'off',
+      ...options.env,
+    },
     execArgv: options.clock ? ['--expose-gc', '--import', path.join(ROOT, 'tests/support/fake-clock.mjs')] : [],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

@@ -71,7 +71,7 @@ describe('GET /api/wait-times', () => {
     expect(epcotRequests()).toBe(1);
   });
 
-  it('causes no upstream request for a repeat within 5 minutes, and refreshes in the background after', async () => {
+  it('causes no upstream request for a repeat within 5 minutes, and refreshes in the background once the data is older than a period plus the recorder’s margin', async () => {
     const first = await (await get('/api/wait-times?park=epcot')).json();
     await site.advanceClock(4 * MINUTE);
     const second = await (await get('/api/wait-times?park=epcot')).json();
@@ -80,6 +80,10 @@ describe('GET /api/wait-times', () => {
     await get('/api/wait-times?park=epcot&utm_source=x&other=1');
     expect(epcotRequests()).toBe(1);
 
+    // 6 minutes: the recorder's next write is due (none runs here), the stored data is still answered.
+    await site.advanceClock(2 * MINUTE);
+    await get('/api/wait-times?park=epcot&late=1');
+    expect(epcotRequests()).toBe(1);
     await site.advanceClock(2 * MINUTE);
     upstream.delayMs = 500;
     const stale = await get('/api/wait-times?park=epcot');
@@ -93,7 +97,7 @@ describe('GET /api/wait-times', () => {
 
   it('answers the last data at once, without queueing, while a slow refresh is under way', async () => {
     const first = await (await get('/api/wait-times?park=epcot')).json();
-    await site.advanceClock(6 * MINUTE);
+    await site.advanceClock(8 * MINUTE);
     upstream.delayMs = 3_000;
     // The stale route-cache hit starts the refresh in the background.
     await get('/api/wait-times?park=epcot');
@@ -140,8 +144,9 @@ describe('GET /api/wait-times', () => {
     expect(again.status).toBe(502);
     expect(epcotRequests()).toBe(2);
 
+    // The period's one upstream request is spent: the next period asks again.
     upstream.mode = 'ok';
-    await site.advanceClock(MINUTE);
+    await site.advanceClock(5 * MINUTE);
     expect((await get('/api/wait-times?park=epcot')).status).toBe(200);
   });
 
