@@ -17,7 +17,7 @@ export interface RecorderReport {
 
 export type HoursOf = (park: Park) => Promise<OpeningHours | null>;
 
-// At the park-hours merge this becomes `(park) => parkHoursToday(park)` (src/wait-times/hours/park-hours.ts).
+// At the park-hours merge this one line becomes `(park) => parkHoursToday(park)` (src/wait-times/hours/park-hours.ts).
 const unknownHours: HoursOf = async () => null;
 
 /** Each park's usual day as last learned, by local date: the profile is read at most once a day per instance. */
