@@ -42,6 +42,7 @@ describe('the public GET endpoints', () => {
   it.each([
     '/api/wait-times?park=epcot',
     '/api/publish-status',
+    '/api/recorder-status',
     '/api/professional-network-status',
     '/api/photo-feed',
     '/api/location',
