@@ -1,19 +1,9 @@
+import type { RecorderParks } from '../../jobs/jobs-schemas.ts';
 import { localDateOf } from '../day/park-day.ts';
 import { PARKS, type Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';
 import { recordWaitTimes, sweepClaims } from '../wait-times.ts';
 import { type OpeningHours, shouldPoll, type UsualDay, usualDayOf } from './poll-window.ts';
-
-/** What one run did with each park, by slug. */
-export interface RecorderReport {
-  /** Asked the upstream and recorded. */
-  polled: string[];
-  /** Outside today's hours or the usual day (with the margins): not asked. */
-  closed: string[];
-  /** The period was already claimed (a visitor's request, another instance, an overlapping run). */
-  alreadyRecorded: string[];
-  failed: { park: string; error: string }[];
-}
 
 export type HoursOf = (park: Park) => Promise<OpeningHours | null>;
 
@@ -57,13 +47,13 @@ async function recordPark(park: Park, now: number, hoursOf: HoursOf): Promise<Ou
  * all at once, so one slow or failing upstream answer delays nobody else (each is bounded by the
  * client's 8 s). Writes go through the same code as a visitor's refresh (wait-times.ts).
  */
-export async function recordOpenParks({ hoursOf = unknownHours }: { hoursOf?: HoursOf } = {}) {
+export async function recordOpenParks({ hoursOf = unknownHours }: { hoursOf?: HoursOf } = {}): Promise<RecorderParks> {
   const now = Date.now();
   const outcomes = await Promise.all(PARKS.map((park) => recordPark(park, now, hoursOf)));
   await sweepClaims(now).catch((error: Error) =>
     console.warn(`Recorder: could not sweep old claims: ${error.message}`),
   );
-  const report: RecorderReport = { polled: [], closed: [], alreadyRecorded: [], failed: [] };
+  const report: RecorderParks = { polled: [], closed: [], alreadyRecorded: [], failed: [] };
   for (const outcome of outcomes) {
     if (outcome.result === 'failed') report.failed.push({ park: outcome.park, error: outcome.error });
     else report[outcome.result].push(outcome.park);
