@@ -1,4 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
+import { startGatedBlobs } from '../server/blobs.mts';
+import { runRecordWaitsJob } from '../src/jobs/record-waits-job.ts';
 import { PARKS } from '../src/wait-times/parks.ts';
 import { BUILT_SITE_URL, type ServedSite, startServedSite } from '../tests/support/served-site.ts';
 import { LOAD_ROUNDS, netlifyFunctions } from './function-size.mts';
@@ -11,6 +16,8 @@ import { LOAD_ROUNDS, netlifyFunctions } from './function-size.mts';
  *  - slow-upstream: the upstream hangs or fails once the data is stale: answers come from the last
  *    good data, latency against a healthy upstream
  *  - function-size: each Netlify function zipped and loaded (function-size.mts)
+ *  - recorder: one run of the wait-times recorder over all 17 parks (every one open), with a
+ *    healthy, a slow and a hanging upstream, against Netlify's 30 s limit for scheduled functions
  * `npm run soak [-- minutes]`: mixed traffic for 3 minutes while the server's clock runs 30 times
  * fast, so that caches expire and history fills as in hours of use: errors (an answer outside its
  * kind's statuses, a network error; exits 1) and memory growth (the heap kept, every 10 s).
@@ -81,7 +88,56 @@ function table(title: string, header: string, rows: unknown[][]): void {
   console.info(`\n## ${title}\n\n${lines.join('\n')}`);
 }
 
+/** One recorder run on a fresh Blobs store (no claims yet): its time, its outcome and its Blobs requests. */
+async function recorderRun() {
+  const directory = await mkdtemp(path.join(tmpdir(), 'site-api-bench-blobs-'));
+  const requests: string[] = [];
+  const blobs = await startGatedBlobs({
+    directory,
+    token: 'b',
+    siteID: 'bench',
+    onRequest: ({ type }) => void requests.push(type),
+  });
+  process.env.NETLIFY_BLOBS_CONTEXT = blobs.context;
+  try {
+    const started = performance.now();
+    const run = await runRecordWaitsJob({ hoursOf: async () => ({ opensAt: 0, closesAt: Date.now() + MINUTE }) });
+    const ms = performance.now() - started;
+    const byType = Object.entries(Object.groupBy(requests, (type) => type)).map(
+      ([type, all]) => `${all?.length} ${type}`,
+    );
+    return { ms, run, blobs: byType.join(', ') };
+  } finally {
+    await blobs.stop();
+    delete process.env.NETLIFY_BLOBS_CONTEXT;
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
 const scenarios: Record<string, () => Promise<void>> = {
+  recorder: async () => {
+    const upstream = await startFakeQueueTimes({ moving: true });
+    process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
+    const rows: unknown[][] = [];
+    let baseline = Number.NaN;
+    const cases: [string, () => void][] = [
+      [`healthy upstream (${UPSTREAM_MS} ms)`, () => Object.assign(upstream, { delayMs: UPSTREAM_MS })],
+      ['slow upstream (3 s for every park)', () => Object.assign(upstream, { delayMs: 3_000 })],
+      ['slow (3 s) and one park hanging', () => Object.assign(upstream.faults, { 5: 'hang' })],
+      ['slow (3 s) and one park sending garbage', () => Object.assign(upstream, { faults: { 5: 'invalid-json' } })],
+    ];
+    for (const [name, setUp] of cases) {
+      setUp();
+      const { ms, run, blobs } = await recorderRun();
+      baseline = Number.isNaN(baseline) ? ms : baseline;
+      const parks = run.parks;
+      const done = `${parks?.polled.length} polled, ${parks?.failed.length} failed`;
+      rows.push([name, done, fmt(ms / 1000), fmt(ms / baseline), blobs]);
+    }
+    await upstream.close();
+    const header = 'upstream | parks | run s | run / healthy | Blobs requests of the run';
+    table('recorder: one run over 17 open parks (Netlify stops a scheduled function at 30 s)', header, rows);
+  },
   'fan-in': () =>
     withSite(async (site, upstream) => {
       upstream.delayMs = UPSTREAM_MS;

@@ -1,6 +1,6 @@
 import { minuteOfDay } from '../src/wait-times/local-time.ts';
 import { PARKS } from '../src/wait-times/parks.ts';
-import { type Fake, type FakeControl, HTML, readFixture, startFake } from './fake-http-server.mts';
+import { type Fake, type FakeControl, type FaultMode, HTML, readFixture, startFake } from './fake-http-server.mts';
 import { fakeScheduleOf } from './fake-park-hours.mts';
 
 // A local stand-in for queue-times.com replaying real recorded payloads (fixtures/queue-times), for
@@ -11,6 +11,8 @@ interface QueueTimesState {
   payloads: Record<number, unknown>;
   /** Schedules served instead of the usual ones, by ThemeParks.wiki park id. */
   schedules: Record<string, unknown>;
+  /** One park's fault (a hang, a 500, garbage…) by queue-times park id, the others answering. */
+  faults: Record<number, Exclude<FaultMode, 'ok'>>;
 }
 export type FakeQueueTimes = Fake<QueueTimesState>;
 export type FakeQueueTimesControl = FakeControl<QueueTimesState>;
@@ -65,7 +67,7 @@ export function startFakeQueueTimes(
   options: { moving?: boolean; crowd?: number; port?: number } = {},
 ): Promise<FakeQueueTimes> {
   return startFake(
-    (): QueueTimesState => ({ payloads: {}, schedules: {} }),
+    (): QueueTimesState => ({ payloads: {}, schedules: {}, faults: {} }),
     (request, fake) => {
       const scheduleOf = /^\/entity\/([\w-]+)\/schedule$/.exec(request.path)?.[1];
       if (scheduleOf) {
@@ -75,6 +77,7 @@ export function startFakeQueueTimes(
       }
       const parkId = Number(/^\/parks\/(\d+)\/queue_times\.json$/.exec(request.path)?.[1]);
       if (!parkId) return [404, '<h1>Not found</h1>', HTML];
+      if (fake.faults[parkId]) return fake.faults[parkId];
       const payload = fake.payloads[parkId] ?? recordedPayload(parkId);
       return [200, JSON.stringify(options.moving ? movingWaits(payload, Date.now(), parkId, options.crowd) : payload)];
     },

@@ -32,6 +32,7 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 
 /** One line on what a run did: a job's recorded run, or the contact outbox's delivery report. */
 function summary(body: Record<string, unknown>, status: number): string {
+  if (body.recorder === 'off') return 'off (WAIT_TIMES_RECORDER=off): nothing asked';
   if (typeof body.outcome === 'string') return `${body.outcome}${body.message ? ` (${body.message})` : ''}`;
   if (typeof body.delivered !== 'number') return `HTTP ${status}`;
   const { delivered, failed, waiting, nextAttemptAt } = body as unknown as DeliveryReport;

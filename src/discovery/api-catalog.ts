@@ -9,7 +9,7 @@ export const DOCS_PATH = '/docs/api/';
 export const MCP_PATH = '/mcp';
 export const AGENT_SKILLS_INDEX_PATH = '/.well-known/agent-skills/index.json';
 /** The job health endpoints, linked as `status` (RFC 8631) once the OpenAPI document has them. */
-const STATUS_PATHS = ['/api/publish-status', '/api/professional-network-status'];
+const STATUS_PATHS = ['/api/publish-status', '/api/professional-network-status', '/api/recorder-status'];
 
 /** RFC 9727 §4.2 and §7: Linkset JSON with the RFC's profile (a quoted string: URIs are not tokens). */
 export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';

@@ -10,7 +10,7 @@ import { type JobName, RunStartSchema, type StoredRun, StoredRunSchema } from '.
 export const RUN_HISTORY_LIMIT = 50;
 
 /** What a job's work reports; the run's times and id are added around it. */
-export type RunReport = Pick<StoredRun, 'outcome' | 'message' | 'hook' | 'shares'>;
+export type RunReport = Pick<StoredRun, 'outcome' | 'message' | 'hook' | 'shares' | 'parks'>;
 export type Run = Pick<StoredRun, 'runId' | 'job' | 'startedAt'>;
 
 const historyPrefix = (job: JobName) => `${job}/runs/`;

@@ -5,6 +5,7 @@ import { type JobRecords, readJobRecords } from './job-runs.ts';
 import {
   type NetworkStatus,
   type PublishStatus,
+  type RecorderStatus,
   type StoredRun,
   type StoredShare,
   StoredShareSchema,
@@ -19,6 +20,8 @@ const DAY = 24 * HOUR;
 export const PUBLISH_STALE_AFTER_MS = 26 * HOUR;
 /** The sharing job runs hourly: three missed runs in a row make it `stale`. */
 export const SHARE_STALE_AFTER_MS = 3 * HOUR;
+/** The recorder runs every 5 minutes: six missed runs in a row make it `stale`. */
+export const RECORDER_STALE_AFTER_MS = 30 * 60_000;
 /** Netlify stops a scheduled function after 30 s, so a run started this long ago without an end has stopped. */
 export const ABANDONED_AFTER_MS = 10 * 60_000;
 /** The jobs run daily and hourly; a minute of caching keeps a busy monitor off Blobs without hiding a run for long. */
@@ -106,6 +109,17 @@ export function networkStatusOf(
     token: view,
     lastShare: lastShare && { ...lastShare, at: iso(lastShare.at) },
   };
+}
+
+export function recorderStatusOf(records: JobRecords, now: number): RecorderStatus {
+  const health = jobHealthOf(records, now, RECORDER_STALE_AFTER_MS);
+  return { job: 'record-waits', ...health, parks: records.last?.parks ?? null };
+}
+
+/** GET /api/recorder-status. */
+export async function getRecorderStatus(now = Date.now()): Promise<RecorderStatus> {
+  const records = await unavailableAs503(RECORDS_UNAVAILABLE, () => readJobRecords('record-waits'));
+  return recorderStatusOf(records, now);
 }
 
 /** GET /api/publish-status. */

@@ -58,4 +58,24 @@ export const jobPaths: Record<string, JsonObject> = {
     }),
     more: unavailable,
   }),
+  '/api/recorder-status': publicGet({
+    operationId: 'getRecorderStatus',
+    summary: 'Health of the wait-times recorder',
+    description:
+      'The recorder runs every 5 minutes and asks for the live waits of every park that is open or within 30 minutes of opening or closing, so trend, forecast and the day learn from every period whoever visits; a park costs at most one upstream request per 5 minutes. This reports its newest run and what it did with each park. `stale` after 30 minutes without a run. Cached for 60 seconds.',
+    tag: 'Job status',
+    ok: 'The recorder health and its newest run, park by park.',
+    content: jsonContent('RecorderStatus', {
+      job: 'record-waits',
+      status: 'ok',
+      lastRun: {
+        startedAt: '2026-11-21T15:05:00.020Z',
+        finishedAt: '2026-11-21T15:05:01.310Z',
+        outcome: 'success',
+        message: 'polled 2, closed 1, already recorded 0, failed 0 of the parks',
+      },
+      parks: { polled: ['epcot', 'magic-kingdom'], closed: ['alphaland-paris'], alreadyRecorded: [], failed: [] },
+    }),
+    more: unavailable,
+  }),
 };

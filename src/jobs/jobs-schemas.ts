@@ -1,7 +1,7 @@
 import * as z from '../platform/zod-mini.ts';
 
 /** The scheduled jobs that record their runs. */
-const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh']);
+const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh', 'record-waits']);
 
 const isoTime = (description: string) => z.iso.datetime({ offset: true }).check(z.describe(description));
 const count = () => z.int().check(z.minimum(0));
@@ -14,7 +14,7 @@ export const JobHealthSchema = z.enum(['ok', 'failing', 'stale', 'never-run']).c
   z.meta({
     id: 'JobHealth',
     description:
-      "Health of a scheduled job. `never-run`: no run has finished yet. `stale`: the newest run started longer ago than the job's period allows (26 hours for the daily publish job, 3 hours for the hourly sharing job). `failing`: the newest run failed or never finished; for the sharing job also while its token is missing or expired. `ok`: otherwise. Checked in that order.",
+      "Health of a scheduled job. `never-run`: no run has finished yet. `stale`: the newest run started longer ago than the job's period allows (26 hours for the daily publish job, 3 hours for the hourly sharing job, 30 minutes for the wait-times recorder, which runs every 5). `failing`: the newest run failed or never finished; for the sharing job also while its token is missing or expired. `ok`: otherwise. Checked in that order.",
   }),
 );
 
@@ -103,6 +103,36 @@ export const NetworkStatusSchema = z
     }),
   );
 
+const slugs = (description: string) => z.array(z.string()).check(z.describe(description));
+
+export const RecorderParksSchema = z
+  .strictObject({
+    polled: slugs('Parks asked for their live waits, and recorded.'),
+    closed: slugs("Parks not asked: outside today's hours (or, unknown, the usual day) with 30 minutes either side."),
+    alreadyRecorded: slugs(
+      'Parks not asked because this 5-minute period was already asked for (a visitor, another instance or an overlapping run).',
+    ),
+    failed: z
+      .array(z.strictObject({ park: z.string(), error: z.string().check(z.describe('Why, in a sentence.')) }))
+      .check(z.describe('Parks whose request or recording failed; the next run tries again.')),
+  })
+  .check(z.meta({ id: 'RecorderParks', description: 'What the newest finished run did with each park, by slug.' }));
+
+export const RecorderStatusSchema = z
+  .strictObject({
+    job: z.literal('record-waits'),
+    status: JobHealthSchema,
+    lastRun: z.nullable(JobRunSchema),
+    parks: z.nullable(RecorderParksSchema),
+  })
+  .check(
+    z.meta({
+      id: 'RecorderStatus',
+      description:
+        'Health of the wait-times recorder, which records the live waits of every open park every 5 minutes whoever visits.',
+    }),
+  );
+
 // Stored records (Blobs store `jobs`); times are Unix milliseconds.
 
 /** Written when a run starts, so that a run that never ends is noticed. */
@@ -121,6 +151,8 @@ export const StoredRunSchema = z.object({
     z.nullable(z.object({ calledAt: z.unixMs(), status: z.nullable(httpStatus()), target: z.nonEmpty() })),
   ),
   shares: z.optional(z.object({ shared: count(), failed: count(), waiting: count() })),
+  // A wait-times recorder run: each park's slug under what happened to it.
+  parks: z.optional(RecorderParksSchema),
 });
 
 /** The newest share attempt as stored: the public body, with `at` in Unix ms. */
@@ -151,5 +183,7 @@ export type JobName = z.output<typeof JobNameSchema>;
 export type PublishStatus = z.output<typeof PublishStatusSchema>;
 export type NetworkStatus = z.output<typeof NetworkStatusSchema>;
 export type StoredRun = z.output<typeof StoredRunSchema>;
+export type RecorderParks = z.output<typeof RecorderParksSchema>;
+export type RecorderStatus = z.output<typeof RecorderStatusSchema>;
 export type StoredShare = z.output<typeof StoredShareSchema>;
 export type ShareResult = z.output<typeof ShareResultSchema>;

@@ -49,6 +49,8 @@ export const EnvironmentSchema = z.object({
   DATA_DIR: z._default(z.string().check(z.minLength(1)), '.data'),
   WAIT_TIMES_UPSTREAM_URL: baseUrl('https://queue-times.com'),
   PARK_HOURS_UPSTREAM_URL: baseUrl('https://api.themeparks.wiki/v1'),
+  // `off`: the scheduled recorder (netlify/functions/record-waits.mts) asks nothing; visitors' requests still do.
+  WAIT_TIMES_RECORDER: z._default(z.enum(['on', 'off']), 'on'),
   // Sent as `Authorization: Bearer <token>`, so it must be an RFC 6750 b64token.
   LOCATION_TOKEN: optional(
     z

@@ -1,4 +1,4 @@
-import { upstreamUnavailable } from './errors.ts';
+import { UpstreamError, upstreamUnavailable } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 
 /**
@@ -9,6 +9,8 @@ import { type AfterAnswer, finishLater } from './http.ts';
  * When the upstream fails, the last good data up to `RELAY_FALLBACK_MAX_AGE_MS` old is answered with
  * its honest fetch time and the upstream is left alone for `RELAY_BACKOFF_MS`; with nothing to fall
  * back on, 502 with `Retry-After`. Shared storage is an aid: its failures are logged and ignored.
+ * With `claim`, every instance and a scheduled recorder share one upstream request per key per
+ * period of the clock (:00, :05, …): whoever claims the period asks, the others answer stored data.
  */
 
 const MINUTE = 60_000;
@@ -33,14 +35,11 @@ export interface RelayTiming {
   freshForMs: number;
   fallbackMaxAgeMs: number;
   backoffMs: number;
-  /** Read shared storage before every upstream fetch, not only with nothing in memory (long-lived data). */
-  sharedFirst: boolean;
 }
 const RELAY_TIMING: RelayTiming = {
   freshForMs: RELAY_FRESH_FOR_MS,
   fallbackMaxAgeMs: RELAY_FALLBACK_MAX_AGE_MS,
   backoffMs: RELAY_BACKOFF_MS,
-  sharedFirst: false,
 };
 
 export function relayCache<S, T>(options: {
@@ -53,13 +52,20 @@ export function relayCache<S, T>(options: {
   fetch(subject: S): Promise<T>;
   readStored(subject: S): Promise<Timed<T> | null>;
   writeStored(subject: S, timed: Timed<T>): Promise<void>;
+  /**
+   * Claims the period starting at `periodStart` for one upstream request (a write-once key):
+   * false when another instance or the recorder already has it. A claim that fails is granted.
+   */
+  claim?(subject: S, periodStart: number): Promise<boolean>;
+  /** Stored data younger than this is answered without asking the upstream (a recorder renews it). */
+  storedFreshForMs?: number;
   /** The clock (unit tests pass a fake one). */
   now?: () => number;
 }) {
-  const states = new Map<string, { latest?: Entry<T>; inflight?: Promise<Entry<T>>; failedAt?: number }>();
-  type State = NonNullable<ReturnType<typeof states.get>>;
+  type State = { latest?: Entry<T>; inflight?: Promise<Entry<T>>; failedAt?: number; recheckAt?: number };
+  const states = new Map<string, State>();
   const now = options.now ?? (() => Date.now()); // read when called: tests fake `Date`
-  const { freshForMs, fallbackMaxAgeMs, backoffMs, sharedFirst } = options.timing ?? RELAY_TIMING;
+  const { freshForMs, fallbackMaxAgeMs, backoffMs } = options.timing ?? RELAY_TIMING;
   const nameOf = (subject: S) => `${options.label} (${options.keyOf(subject)})`;
 
   const readStored = async (subject: S): Promise<Entry<T> | undefined> => {
@@ -77,18 +83,45 @@ export function relayCache<S, T>(options: {
   };
   const fresh = (entry: Entry<T>) => answer(entry, entry.fetchedAt + freshForMs - now());
 
-  const refresh = async (subject: S, state: State, later?: AfterAnswer): Promise<Entry<T>> => {
-    // Another instance may have fetched moments ago; its data in shared storage saves an upstream call.
-    const stored = state.latest && !sharedFirst ? undefined : await readStored(subject);
-    if (stored && now() - stored.fetchedAt < freshForMs) {
-      state.latest = stored;
-      return stored;
-    }
+  const stateOf = (subject: S): State => {
+    const key = options.keyOf(subject);
+    const state = states.get(key) ?? {};
+    states.set(key, state);
+    return state;
+  };
+  const periodStart = () => Math.floor(now() / freshForMs) * freshForMs;
+
+  const fetchAndStore = async (subject: S, state: State, later?: AfterAnswer): Promise<Entry<T>> => {
     const timed: Timed<T> = { value: await options.fetch(subject), fetchedAt: now() };
     delete state.failedAt;
     await finishLater(`store the data of ${nameOf(subject)}`, () => options.writeStored(subject, timed), later);
     state.latest = { ...timed, fromUpstream: true };
     return state.latest;
+  };
+
+  /** Data a little past fresh (the recorder's next write is due) is answered briefly, then looked for again. */
+  const keepBriefly = (state: State, entry: Entry<T>) => {
+    state.latest = entry;
+    if (now() - entry.fetchedAt >= freshForMs) state.recheckAt = now() + REFRESHING_CACHE_MS;
+    return entry;
+  };
+
+  const refresh = async (subject: S, state: State, later?: AfterAnswer): Promise<Entry<T>> => {
+    // Another instance or the recorder may have fetched moments ago: its stored data saves an upstream call.
+    const stored = await readStored(subject);
+    const newest = stored && (!state.latest || stored.fetchedAt > state.latest.fetchedAt) ? stored : state.latest;
+    if (newest && now() - newest.fetchedAt < (options.storedFreshForMs ?? freshForMs)) {
+      return keepBriefly(state, newest);
+    }
+    const claimed = await (options.claim?.(subject, periodStart()) ?? Promise.resolve(true)).catch((error: Error) => {
+      console.warn(`${nameOf(subject)}: could not claim the upstream request, asking anyway: ${error.message}`);
+      return true;
+    });
+    if (!claimed) {
+      if (newest) return keepBriefly(state, newest);
+      throw new UpstreamError('another instance is asking the upstream for this period');
+    }
+    return fetchAndStore(subject, state, later);
   };
 
   const fallbackFor = async (subject: S, state: State): Promise<RelayAnswer<T>> => {
@@ -105,12 +138,11 @@ export function relayCache<S, T>(options: {
   return {
     /** The subject's data; with `later` (the platform's `waitUntil`) storing a fetch finishes after the answer. */
     async get(subject: S, { later }: { later?: AfterAnswer | undefined } = {}): Promise<RelayAnswer<T>> {
-      const key = options.keyOf(subject);
-      const state = states.get(key) ?? {};
-      states.set(key, state);
+      const state = stateOf(subject);
       const at = now();
-      const { latest, failedAt } = state;
+      const { latest, failedAt, recheckAt } = state;
       if (latest && at - latest.fetchedAt < freshForMs) return fresh(latest);
+      if (latest && recheckAt !== undefined && at < recheckAt) return answer(latest, recheckAt - at);
       if (failedAt !== undefined && at - failedAt < backoffMs) return fallbackFor(subject, state);
       if (state.inflight && latest && at - latest.fetchedAt <= fallbackMaxAgeMs) {
         // Everyone but the refresh's starter gets the last data now instead of queueing behind a
@@ -122,12 +154,24 @@ export function relayCache<S, T>(options: {
         delete state.inflight;
       });
       try {
-        return fresh(await state.inflight);
+        const entry = await state.inflight;
+        return state.recheckAt !== undefined && now() < state.recheckAt
+          ? answer(entry, state.recheckAt - now())
+          : fresh(entry);
       } catch (error) {
         state.failedAt = now();
         console.warn(`${nameOf(subject)}: ${(error as Error).message}`);
         return fallbackFor(subject, state);
       }
+    },
+    /**
+     * The recorder's poll: claims this period and asks the upstream, storing before it returns;
+     * null when the period was already claimed. Failures are thrown (the recorder reports them).
+     */
+    async record(subject: S): Promise<Entry<T> | null> {
+      if (!options.claim) throw new Error(`${nameOf(subject)}: recording needs a claim`);
+      if (!(await options.claim(subject, periodStart()))) return null;
+      return fetchAndStore(subject, stateOf(subject));
     },
     /** Forgets everything kept in memory (tests start each case cold). */
     reset: () => states.clear(),

@@ -8,6 +8,9 @@ export const ParkSnapshotSchema = z.object({
   rides: z.array(z.object({ id: z.int(), name: z.string(), wait: minutes, open: z.boolean() })),
 });
 
+/** Who asks the upstream for one park in one 5-minute period: a write-once key, the first creator asks. */
+export const UpstreamClaimSchema = z.object({ claimedAt: z.unixMs() });
+
 /** The waits of every ride at one fetch, by upstream ride id (`null`: closed); trend and forecast compare these. */
 export const HistorySampleSchema = z.object({ at: z.unixMs(), waits: z.record(z.string(), z.nullable(minutes)) });
 

@@ -1,8 +1,16 @@
 import { getConfig } from '../platform/config.ts';
 import { badRequest, notFound } from '../platform/errors.ts';
 import { type AfterAnswer, finishLater } from '../platform/http.ts';
-import { relayCache } from '../platform/relay-cache.ts';
-import { readRecord, writeRecord } from '../platform/store.ts';
+import { RELAY_FRESH_FOR_MS, relayCache } from '../platform/relay-cache.ts';
+import {
+  createRecord,
+  deleteRecords,
+  listKeys,
+  readRecord,
+  timeKey,
+  timeOfKey,
+  writeRecord,
+} from '../platform/store.ts';
 import { recordDay } from './day/day-store.ts';
 import { trendAndForecastOf } from './forecast/forecast.ts';
 import type { WaitProfile } from './forecast/wait-profile-schemas.ts';
@@ -11,6 +19,7 @@ import {
   type ParkSnapshot,
   ParkSnapshotSchema,
   type SnapshotRide,
+  UpstreamClaimSchema,
 } from './park-snapshot-schemas.ts';
 import { findPark, type Park } from './parks.ts';
 import { fetchQueueTimes, ridesOf } from './queue-times.ts';
@@ -18,6 +27,17 @@ import { blobsHistory, type HistoryContext, readContext, recordSample, sampleOf 
 import type { WaitTimes } from './wait-times-schemas.ts';
 
 const latestKey = (slug: string) => `latest/${slug}`;
+const CLAIMS_PREFIX = 'claims/';
+const claimKey = (slug: string, periodStart: number) => `${CLAIMS_PREFIX}${slug}/${timeKey(periodStart)}`;
+
+/**
+ * The recorder (record-waits.ts) renews every open park's snapshot each period; a visitor's request
+ * asks the upstream itself only when the snapshot is older than a period plus this margin (a late
+ * or slow scheduled run), so a site without the schedule still answers current data.
+ */
+export const RECORDER_MARGIN_MS = 2 * 60_000;
+/** Claims older than this are swept by the recorder: no instance still works in those periods. */
+const CLAIMS_KEPT_MS = 60 * 60_000;
 
 const relay = relayCache<Park, SnapshotRide[]>({
   label: 'Wait times',
@@ -29,6 +49,10 @@ const relay = relayCache<Park, SnapshotRide[]>({
   },
   writeStored: (park, { fetchedAt, value }) =>
     writeRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema, { fetchedAt, rides: value }),
+  // One upstream request per park per 5-minute period across the recorder and every instance (docs/consistency.md).
+  claim: (park, periodStart) =>
+    createRecord('wait-times', claimKey(park.slug, periodStart), UpstreamClaimSchema, { claimedAt: Date.now() }),
+  storedFreshForMs: RELAY_FRESH_FOR_MS + RECORDER_MARGIN_MS,
 });
 
 /** Each park's newest snapshot time and its history context, derived once per snapshot. */
@@ -56,6 +80,24 @@ function contextOf(park: Park, snapshot: ParkSnapshot, fromUpstream: boolean, la
   });
   contexts.set(park.slug, { fetchedAt: snapshot.fetchedAt, context });
   return context;
+}
+
+/**
+ * The recorder's poll of one park: claims this period's upstream request and, when it got it, writes
+ * what a visitor's refresh writes (snapshot, history sample, day, profile) through the same code.
+ * Null when the period was already claimed (by a visitor, another instance or an overlapping run).
+ */
+export async function recordWaitTimes(park: Park): Promise<HistoryContext | null> {
+  const entry = await relay.record(park);
+  return entry && contextOf(park, { fetchedAt: entry.fetchedAt, rides: entry.value }, true, undefined);
+}
+
+/** Deletes the upstream claims of periods long past (one list, then the old keys). */
+export async function sweepClaims(now: number): Promise<number> {
+  const keys = await listKeys('wait-times', CLAIMS_PREFIX);
+  const old = keys.filter((key) => now - timeOfKey(key.slice(key.lastIndexOf('/') + 1)) > CLAIMS_KEPT_MS);
+  if (old.length > 0) await deleteRecords('wait-times', old);
+  return old.length;
 }
 
 /** The park named by the `park` query parameter: 400 when missing, 404 when unknown. */

@@ -44,6 +44,7 @@ describe('the public GET endpoints', () => {
     '/api/wait-times/history?park=epcot',
     '/api/parks',
     '/api/publish-status',
+    '/api/recorder-status',
     '/api/professional-network-status',
     '/api/photo-feed',
     '/api/location',
@@ -243,6 +244,25 @@ if (!EDGE) {
       ) as { functions: { name: string; priority?: number }[] };
       const priority = (name: string) => manifest.functions.find((fn) => fn.name === name)?.priority ?? Number.NaN;
       for (const name of ['location', 'contact']) expect(priority(name), name).toBeGreaterThan(priority('ssr'));
+    });
+
+    // Netlify runs it on its schedule; the CLI lets it be invoked by its default URL.
+    it('runs the wait-times recorder (scheduled function): a park nobody asked for has its day', async () => {
+      const response = await post('/.netlify/functions/record-waits', '{"next_run":null}');
+      const run = (await response.json()) as {
+        startedAt: number;
+        finishedAt: number;
+        parks: Record<string, unknown[]>;
+      };
+      expect(response.status).toBe(200);
+      expect(run.parks.failed).toEqual([]);
+      expect(run.parks.polled).toContain('volcano-bay');
+      const { body } = await json('/api/wait-times/history?park=volcano-bay');
+      const times = body.times as number[];
+      // The sample is the recorder's: fetched during its run, before anyone asked for the park.
+      expect(times).toHaveLength(1);
+      expect(times[0]).toBeGreaterThanOrEqual(run.startedAt);
+      expect(times[0]).toBeLessThanOrEqual(run.finishedAt);
     });
 
     it('answers a contact message 400 with issues when invalid, 503 with mail unconfigured', async () => {

@@ -40,6 +40,8 @@ process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
 process.env.PARK_HOURS_UPSTREAM_URL = upstream.url;
 process.env.DATA_DIR = dataDir;
 process.env.HOST = '127.0.0.1';
+// The pages read what the tests steer and seed; the recorder's runs would change it between steps.
+process.env.WAIT_TIMES_RECORDER = 'off';
 await import('../../server/main.mts');
 await serveEmbedder();
 

@@ -37,12 +37,14 @@ export async function startServedSite(
   const child = fork(path.join(ROOT, 'server/main.mts'), [], {
     cwd: ROOT,
     // Park hours from a closed loopback port unless a test names a fake: nothing reaches ThemeParks.wiki.
+    // The recorder stays off unless a test turns it on: its runs would add upstream requests to every count.
     env: {
       ...OFFLINE_DEFAULTS,
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
       PORT: '0',
       DATA_DIR: dataDir,
+      WAIT_TIMES_RECORDER: 'off',
       ...options.env,
     },
     execArgv: options.clock ? ['--expose-gc', '--import', path.join(ROOT, 'tests/support/fake-clock.mjs')] : [],

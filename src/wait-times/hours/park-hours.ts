@@ -20,7 +20,6 @@ export const PARK_HOURS_TIMING = {
   freshForMs: 4 * HOUR,
   fallbackMaxAgeMs: 48 * HOUR,
   backoffMs: 10 * MINUTE,
-  sharedFirst: true,
 };
 
 const hoursKey = (slug: string) => `hours/${slug}`;

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { startBlobsServer } from '../../../server/blobs.mts';
 import { parseContactRequest, submitContactMessage } from '../../../src/contact/contact.ts';
 import { ROOT } from '../../support/served-site.ts';
@@ -100,6 +101,24 @@ describe('npm run job', () => {
     const { code, output } = await job([name], { SMTP_URL: '' });
     expect(output.startsWith(`${name}: `), output).toBe(true);
     expect([0, 1]).toContain(code);
+  });
+
+  it('runs the wait-times recorder by hand: every park asked once per period, what it did printed', async () => {
+    const upstream = await startFakeQueueTimes();
+    try {
+      const env = { WAIT_TIMES_UPSTREAM_URL: upstream.url };
+      const first = await job(['record-waits'], env);
+      // Nothing is learned yet, so every park is polled: in doubt, the recorder asks.
+      expect(first.output).toMatch(/^record-waits: success \(polled 17, closed 0, already recorded 0, failed 0/);
+      expect(first.code).toBe(0);
+      expect(upstream.count()).toBe(17);
+      const second = await job(['record-waits'], env);
+      // Unless a period boundary passed in between, the period is spent.
+      if (upstream.count() === 17) expect(second.output).toContain('polled 0, closed 0, already recorded 17');
+      expect(second.code).toBe(0);
+    } finally {
+      await upstream.close();
+    }
   });
 
   it.each([[['nope']], [[]]])(

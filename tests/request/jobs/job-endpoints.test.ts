@@ -41,7 +41,7 @@ const getJson = async (site: ServedSite, pathname: string, init: RequestInit = {
   return { response, body: response.status === 304 || init.method === 'HEAD' ? null : await response.json() };
 };
 
-describe.each(['/api/publish-status', '/api/professional-network-status', '/api/photo-feed'])(
+describe.each(['/api/publish-status', '/api/professional-network-status', '/api/recorder-status', '/api/photo-feed'])(
   'the HTTP surface of %s',
   (pathname) => {
     let site: ServedSite;
@@ -108,6 +108,7 @@ describe('with nothing configured', () => {
         lastShare: null,
       },
     ],
+    ['/api/recorder-status', { job: 'record-waits', status: 'never-run', lastRun: null, parks: null }],
     ['/api/photo-feed', { configured: false, updatedAt: null, items: [] }],
   ])('%s answers 200 with its degraded body', async (pathname, expected) => {
     const { response, body } = await getJson(site, pathname);

@@ -8,6 +8,7 @@ import type { FakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import * as photoFeedEndpoint from '../../../src/pages/api/photo-feed.ts';
 import * as networkStatusEndpoint from '../../../src/pages/api/professional-network-status.ts';
 import * as publishStatusEndpoint from '../../../src/pages/api/publish-status.ts';
+import * as recorderStatusEndpoint from '../../../src/pages/api/recorder-status.ts';
 import { contractProblems } from '../../support/contract-check.ts';
 import { type FullSite, startFullSite } from '../../support/full-site.ts';
 import type { OpenApiValidator } from '../../support/openapi-validator.ts';
@@ -462,11 +463,12 @@ const CASES: Case[] = [
     status: 429,
   },
 
-  // GET /api/publish-status and /api/professional-network-status
+  // GET /api/publish-status, /api/professional-network-status and /api/recorder-status
   ...(
     [
       ['getPublishStatus', '/api/publish-status', publishStatusEndpoint],
       ['getProfessionalNetworkStatus', '/api/professional-network-status', networkStatusEndpoint],
+      ['getRecorderStatus', '/api/recorder-status', recorderStatusEndpoint],
     ] as const
   ).flatMap(([operationId, url, endpoint]): Case[] => [
     { name: 'reports the job', operationId, method: 'GET', url, status: 200 },

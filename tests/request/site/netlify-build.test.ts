@@ -237,6 +237,7 @@ describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () =>
         ['professional-network-status'],
         ['max-age=60', 'stale-while-revalidate=60'],
       ],
+      ['/api/recorder-status', ['recorder-status'], ['max-age=60', 'stale-while-revalidate=60']],
       ['/.well-known/api-catalog', ['discovery'], ['max-age=300']],
     ])('keys %s on `park` alone at the CDN and tags it per kind and park', async (url, tags, directives) => {
       const response = await handler(new Request(`https://site.example${url}`), context);

@@ -1,17 +1,21 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import { runRecordWaitsJob } from '../../../src/jobs/record-waits-job.ts';
 import { type WaitHistory, WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { localDateOf } from '../../../src/wait-times/day/park-day.ts';
-import { findPark } from '../../../src/wait-times/parks.ts';
+import { findPark, type Park } from '../../../src/wait-times/parks.ts';
+import type { HoursOf } from '../../../src/wait-times/recorder/record-waits.ts';
+import { startLocalBlobs } from '../../support/local-blobs.ts';
 import { type ServedSite, startServedSite } from '../../support/served-site.ts';
 
 /**
  * GET /api/wait-times/history against the built server over a simulated evening: the server's
- * clock jumps to 21:00 UTC and moves on in 5-minute steps to 02:00 UTC, while the live waits of
- * two parks are asked for at every step. Paris starts a new local day in that window (22:00 or
+ * clock jumps to 21:00 UTC and moves on in 5-minute steps to 02:00 UTC; at every step the
+ * recorder (record-waits, run here on the same Blobs store and clock, the two parks open all
+ * evening) records, then the live waits and the day of both parks are asked for. Paris starts a new local day in that window (22:00 or
  * 23:00 UTC); Anaheim's day (from 07:00 or 08:00 UTC) runs across midnight UTC unbroken.
  */
 
@@ -26,7 +30,30 @@ let site: ServedSite;
 /** How far the server's clock was moved in total (a restarted server must be moved again). */
 let offset = 0;
 let dataDir: string;
+let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
 const stepTimes: number[] = [];
+/** The two parks open all evening, the others closed (hours far ahead). */
+const openAllEvening: HoursOf = async (park: Park) => {
+  const far = Date.parse('2100-01-01T00:00:00Z');
+  return park.slug === LA?.slug || park.slug === PARIS?.slug
+    ? { opensAt: 0, closesAt: far }
+    : { opensAt: far, closesAt: far + MINUTE };
+};
+
+/** One recorder run at the site's clock (this process's clock is real; the site's is `offset` ahead). */
+async function recordAtSiteTime(): Promise<void> {
+  const siteNow = Date.now() + offset;
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(siteNow);
+  try {
+    const run = await runRecordWaitsJob({ hoursOf: openAllEvening });
+    expect(run.parks?.polled.toSorted()).toEqual([LA?.slug, PARIS?.slug].toSorted());
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+const siteEnv = () => ({ WAIT_TIMES_UPSTREAM_URL: upstream.url, NETLIFY_BLOBS_CONTEXT: blobs.context });
 
 const history = async (target: ServedSite, slug: string): Promise<WaitHistory> => {
   const response = await fetch(`${target.url}/api/wait-times/history?park=${slug}`);
@@ -36,9 +63,11 @@ const history = async (target: ServedSite, slug: string): Promise<WaitHistory> =
 
 beforeAll(async () => {
   upstream = await startFakeQueueTimes();
-  // Our own folder: a restart below must find the same Blobs data.
+  process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
+  // A store this process shares with the sites (the recorder runs here); it outlives a restart.
+  blobs = await startLocalBlobs();
   dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-history-'));
-  site = await startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url }, clock: true, dataDir });
+  site = await startServedSite({ env: siteEnv(), clock: true, dataDir });
   // The next 21:00 UTC at least a few minutes away.
   const now = Date.now();
   let start = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate(), 21);
@@ -47,6 +76,7 @@ beforeAll(async () => {
   await site.advanceClock(offset);
   for (let step = 0; step < STEPS; step++) {
     stepTimes.push(Date.now() + offset);
+    await recordAtSiteTime();
     // Live waits and the day at every step. HEAD reaches the routes past the local route cache
     // (Astro caches GET only), so each step sees what the relay holds then.
     for (const slug of [LA.slug, PARIS.slug]) {
@@ -61,12 +91,14 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(async () => {
   await site?.stop();
+  await blobs?.stop();
+  delete process.env.WAIT_TIMES_UPSTREAM_URL;
   await upstream?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('GET /api/wait-times/history over a simulated evening', () => {
-  it('keeps one upstream request per park per 5 minutes, the day endpoint included', () => {
+  it('keeps one upstream request per park per 5 minutes: the recorder’s, none for the visitors', () => {
     expect(upstream.count(`/parks/${LA.queueTimesId}/queue_times.json`)).toBe(STEPS);
     expect(upstream.count(`/parks/${PARIS.queueTimesId}/queue_times.json`)).toBe(STEPS);
   });
@@ -125,26 +157,19 @@ describe('GET /api/wait-times/history over a simulated evening', () => {
     expect(body.date).not.toBe(localDateOf(stepTimes[0] ?? 0, PARIS.timezone));
   });
 
-  it('is the same day after a restart, and a second instance on the same Blobs adds to it', async () => {
+  it('is the same day after a restart, and a second instance on the same Blobs sees the next recording', async () => {
     const before = await history(site, LA.slug);
     await site.stop();
-    site = await startServedSite({
-      env: { WAIT_TIMES_UPSTREAM_URL: upstream.url },
-      clock: true,
-      dataDir,
-    });
+    site = await startServedSite({ env: siteEnv(), clock: true, dataDir });
     await site.advanceClock(offset);
     expect((await history(site, LA.slug)).times).toEqual(before.times);
 
-    const second = await startServedSite({
-      env: { WAIT_TIMES_UPSTREAM_URL: upstream.url },
-      clock: true,
-      dataDir,
-    });
+    const second = await startServedSite({ env: siteEnv(), clock: true, dataDir });
     try {
       await second.advanceClock(offset + 5 * MINUTE);
       await site.advanceClock(5 * MINUTE);
       offset += 5 * MINUTE;
+      await recordAtSiteTime();
       const fromSecond = await history(second, LA.slug);
       expect(fromSecond.times.slice(0, -1)).toEqual(before.times);
       expect(fromSecond.times).toHaveLength(before.times.length + 1);

@@ -7,10 +7,17 @@ import {
   networkStatusOf,
   PUBLISH_STALE_AFTER_MS,
   publishStatusOf,
+  RECORDER_STALE_AFTER_MS,
+  recorderStatusOf,
   SHARE_STALE_AFTER_MS,
   tokenOf,
 } from '../../../src/jobs/job-status.ts';
-import { NetworkStatusSchema, PublishStatusSchema, type StoredRun } from '../../../src/jobs/jobs-schemas.ts';
+import {
+  NetworkStatusSchema,
+  PublishStatusSchema,
+  RecorderStatusSchema,
+  type StoredRun,
+} from '../../../src/jobs/jobs-schemas.ts';
 import { hookTarget } from '../../../src/jobs/publish-job.ts';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
@@ -249,6 +256,35 @@ describe('the sharing job status', () => {
       status: 'ok',
       token: { configured: true, expiresAt: future, fresh: true, daysLeft: 30 },
       lastShare: { at: '2026-11-21T11:00:00.000Z', url: share.url, title: 'A', outcome: 'success', message: 'shared' },
+    });
+  });
+});
+
+describe('the recorder status', () => {
+  const parks = { polled: ['epcot'], closed: ['alphaland-paris'], alreadyRecorded: [], failed: [] };
+  const recorderRun = (agoMs: number, outcome: 'success' | 'failure') =>
+    run(agoMs, outcome, { job: 'record-waits', message: 'polled 1', parks });
+
+  it.each([
+    // newest run started this long ago, its outcome, the status
+    { ago: 5 * MINUTE, outcome: 'success', status: 'ok' },
+    { ago: 5 * MINUTE, outcome: 'failure', status: 'failing' },
+    { ago: RECORDER_STALE_AFTER_MS + 1, outcome: 'success', status: 'stale' },
+  ] as const)(
+    'is $status when the newest run started $ago ms ago and ended in $outcome',
+    ({ ago, outcome, status }) => {
+      const body = recorderStatusOf({ last: recorderRun(ago, outcome), started: null }, NOW);
+      expect(RecorderStatusSchema.parse(body)).toEqual(body);
+      expect(body).toMatchObject({ job: 'record-waits', status, parks });
+    },
+  );
+
+  it('is never-run, with no parks, before a run finished', () => {
+    expect(recorderStatusOf({ last: null, started: null }, NOW)).toEqual({
+      job: 'record-waits',
+      status: 'never-run',
+      lastRun: null,
+      parks: null,
     });
   });
 });

@@ -55,7 +55,7 @@ describe('the configuration of the jobs and the photo feed', () => {
 });
 
 describe('the scheduled functions', () => {
-  it('include the three jobs, each with a schedule the local runtime (croner) and Netlify both read', async () => {
+  it('include the four jobs, each with a schedule the local runtime (croner) and Netlify both read', async () => {
     const functions = await loadFunctions(path.join(ROOT, 'netlify/functions'));
     const schedules = Object.fromEntries(
       functions.flatMap((fn) => ('schedule' in fn.config && fn.config.schedule ? [[fn.name, fn.config.schedule]] : [])),
@@ -64,6 +64,7 @@ describe('the scheduled functions', () => {
       'daily-publish': '@daily',
       'network-share': '@hourly',
       'photo-token-refresh': '30 3 * * *',
+      'record-waits': '*/5 * * * *',
     });
     const after = new Date('2026-11-21T12:34:56Z');
     const next = (pattern: string) =>
@@ -71,6 +72,7 @@ describe('the scheduled functions', () => {
     expect(next('@daily')).toBe('2026-11-22T00:00:00.000Z');
     expect(next('@hourly')).toBe('2026-11-21T13:00:00.000Z');
     expect(next('30 3 * * *')).toBe('2026-11-22T03:30:00.000Z');
+    expect(next('*/5 * * * *')).toBe('2026-11-21T12:35:00.000Z');
   });
 
   it('are not reachable by URL, as on Netlify', async () => {

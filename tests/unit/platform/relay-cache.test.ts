@@ -12,7 +12,13 @@ const MINUTE = 60 * SECOND;
 const START = 1_700_000_000_000;
 
 /** An upstream whose answers the test releases one by one, on a clock the test moves. */
-function harness(options: { writesWaitFor?: Promise<void> } = {}) {
+function harness(
+  options: {
+    writesWaitFor?: Promise<void>;
+    claim?: (key: string, periodStart: number) => Promise<boolean>;
+    storedFreshForMs?: number;
+  } = {},
+) {
   let clock = START;
   const pending: { resolve(value: string): void; reject(error: Error): void }[] = [];
   const stored = new Map<string, Timed<string>>();
@@ -37,6 +43,7 @@ function harness(options: { writesWaitFor?: Promise<void> } = {}) {
       stored.set(key, timed);
     },
     now: () => clock,
+    ...(options.claim && { claim: options.claim, storedFreshForMs: options.storedFreshForMs }),
   });
   return {
     relay,
@@ -257,5 +264,71 @@ describe('the relay cache', () => {
     expect((await Promise.all(cold)).map((answer) => answer.fromUpstream)).toEqual([true, true, true]);
     h.relay.reset();
     expect(await h.relay.get('k')).toMatchObject({ value: 'first', fromUpstream: false });
+  });
+});
+
+describe('the relay cache with a recorder (claims per period)', () => {
+  /** Claims as a write-once key store: the first to name a key and period gets it. */
+  const claimsHarness = (claim?: (key: string, periodStart: number) => Promise<boolean>) => {
+    const claims = new Set<string>();
+    const h = harness({
+      storedFreshForMs: RELAY_FRESH_FOR_MS + 2 * MINUTE,
+      claim:
+        claim ??
+        (async (key, periodStart) => {
+          const id = `${key}/${periodStart}`;
+          if (claims.has(id)) return false;
+          claims.add(id);
+          return true;
+        }),
+    });
+    return { ...h, claims };
+  };
+
+  it.each([
+    // age of the recorded data, whether a visitor asks the upstream, cache seconds of the answer
+    { age: 4 * MINUTE, asked: false, maxAgeSeconds: 60 },
+    { age: 6 * MINUTE, asked: false, maxAgeSeconds: 5 },
+    { age: 7 * MINUTE, asked: true, maxAgeSeconds: 300 },
+  ])('answers recorded data $age ms old: asks the upstream $asked', async ({ age, asked, maxAgeSeconds }) => {
+    const h = claimsHarness();
+    h.stored.set('k', { fetchedAt: START - age, value: 'recorded' });
+    const answer = h.relay.get('k');
+    if (asked) await h.settle('fetched');
+    expect(await answer).toMatchObject({ value: asked ? 'fetched' : 'recorded', maxAgeSeconds });
+    expect(h.calls.fetch).toBe(asked ? 1 : 0);
+  });
+
+  it('leaves the upstream alone when the period is claimed elsewhere, answering the stored data', async () => {
+    const h = claimsHarness();
+    h.stored.set('k', { fetchedAt: START - 10 * MINUTE, value: 'old' });
+    h.claims.add(`k/${Math.floor(START / RELAY_FRESH_FOR_MS) * RELAY_FRESH_FOR_MS}`);
+    expect(await h.relay.get('k')).toMatchObject({ value: 'old', fallback: false, maxAgeSeconds: 5 });
+    h.advance(2_000);
+    expect(await h.relay.get('k')).toMatchObject({ value: 'old', maxAgeSeconds: 3 });
+    expect(h.calls).toMatchObject({ fetch: 0, readStored: 1 });
+  });
+
+  it('records once per period: a second record in the same period is null, the next period asks again', async () => {
+    const h = claimsHarness();
+    const first = h.relay.record('k');
+    await h.settle('one');
+    expect(await first).toMatchObject({ value: 'one', fromUpstream: true });
+    expect(h.stored.get('k')).toMatchObject({ value: 'one' });
+    expect(await h.relay.record('k')).toBeNull();
+    h.advance(RELAY_FRESH_FOR_MS);
+    const next = h.relay.record('k');
+    await h.settle('two');
+    expect(await next).toMatchObject({ value: 'two' });
+    expect(h.calls.fetch).toBe(2);
+  });
+
+  it('asks the upstream when a claim cannot be made (Blobs down): the answer matters more', async () => {
+    const h = claimsHarness(async () => {
+      throw new Error('Blobs down');
+    });
+    const answer = h.relay.get('k');
+    await h.settle('fetched');
+    expect(await answer).toMatchObject({ value: 'fetched' });
   });
 });

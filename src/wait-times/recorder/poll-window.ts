@@ -1,0 +1,46 @@
+import { usualWaitOf } from '../forecast/wait-profile.ts';
+import { BUCKETS_PER_DAY, type WaitProfile } from '../forecast/wait-profile-schemas.ts';
+import { minuteOfDay } from '../local-time.ts';
+
+/** A park's opening hours today, Unix ms (from the park-hours upstream). */
+export interface OpeningHours {
+  opensAt: number;
+  closesAt: number;
+}
+
+/** The learned usual day: park-local minutes from the first half hour any ride is usually open to the end of the last. */
+export interface UsualDay {
+  opensAtMinute: number;
+  closesAtMinute: number;
+}
+
+/** A park is polled from this long before it opens until this long after it closes. */
+export const POLL_MARGIN_MS = 30 * 60_000;
+const MINUTES_PER_DAY = 1440;
+const HALF_HOUR = MINUTES_PER_DAY / BUCKETS_PER_DAY;
+
+/** The usual day a profile has learned; null while no half hour of any ride is usual yet. */
+export function usualDayOf(profile: WaitProfile | null): UsualDay | null {
+  const open: number[] = [];
+  for (let bucket = 0; bucket < BUCKETS_PER_DAY; bucket++) {
+    if (Object.keys(profile?.rides ?? {}).some((id) => usualWaitOf(profile, id, bucket) !== null)) open.push(bucket);
+  }
+  const [first, last] = [open[0], open.at(-1)];
+  if (first === undefined || last === undefined) return null;
+  return { opensAtMinute: first * HALF_HOUR, closesAtMinute: (last + 1) * HALF_HOUR };
+}
+
+/**
+ * Whether the recorder asks the upstream for a park now: by today's hours when known, else by the
+ * learned usual day (in the park's zone), each widened by `POLL_MARGIN_MS`; knowing neither, yes.
+ */
+export function shouldPoll(now: number, hours: OpeningHours | null, usual: UsualDay | null, timeZone: string) {
+  if (hours) return now >= hours.opensAt - POLL_MARGIN_MS && now <= hours.closesAt + POLL_MARGIN_MS;
+  if (!usual) return true;
+  const minute = minuteOfDay(now, timeZone);
+  const margin = POLL_MARGIN_MS / 60_000;
+  // The same minute a day earlier and later too: the margin may reach across midnight.
+  return [minute - MINUTES_PER_DAY, minute, minute + MINUTES_PER_DAY].some(
+    (at) => at >= usual.opensAtMinute - margin && at <= usual.closesAtMinute + margin,
+  );
+}

@@ -1,0 +1,67 @@
+import type { RecorderParks } from '../../jobs/jobs-schemas.ts';
+import { localDateOf } from '../day/park-day.ts';
+import { PARKS, type Park } from '../parks.ts';
+import { blobsHistory } from '../wait-history.ts';
+import { recordWaitTimes, sweepClaims } from '../wait-times.ts';
+import { type OpeningHours, shouldPoll, type UsualDay, usualDayOf } from './poll-window.ts';
+
+export type HoursOf = (park: Park) => Promise<OpeningHours | null>;
+
+// At the park-hours merge this one line becomes `(park) => parkHoursToday(park)` (src/wait-times/hours/park-hours.ts).
+const unknownHours: HoursOf = async () => null;
+
+/** Each park's usual day as last learned, by local date: the profile is read at most once a day per instance. */
+const usualDays = new Map<string, { date: string; usual: UsualDay | null }>();
+
+async function usualDayFor(park: Park, now: number): Promise<UsualDay | null> {
+  const date = localDateOf(now, park.timezone);
+  const known = usualDays.get(park.slug);
+  if (known?.date === date) return known.usual;
+  const usual = usualDayOf(await blobsHistory(park.slug).readProfile());
+  usualDays.set(park.slug, { date, usual });
+  return usual;
+}
+
+type Outcome = { park: string } & (
+  | { result: 'polled' | 'closed' | 'alreadyRecorded' }
+  | { result: 'failed'; error: string }
+);
+
+async function recordPark(park: Park, now: number, hoursOf: HoursOf): Promise<Outcome> {
+  try {
+    const hours = await hoursOf(park).catch(() => null); // unknown hours: the usual day decides
+    const usual = hours ? null : await usualDayFor(park, now).catch(() => null);
+    if (!shouldPoll(now, hours, usual, park.timezone)) return { park: park.slug, result: 'closed' };
+    const context = await recordWaitTimes(park);
+    if (!context) return { park: park.slug, result: 'alreadyRecorded' };
+    // The profile just written is the freshest usual day.
+    usualDays.set(park.slug, { date: localDateOf(now, park.timezone), usual: usualDayOf(context.profile) });
+    return { park: park.slug, result: 'polled' };
+  } catch (error) {
+    return { park: park.slug, result: 'failed', error: (error as Error).message };
+  }
+}
+
+/**
+ * One run of the recorder: every park that is open or near its opening or closing is asked once,
+ * all at once, so one slow or failing upstream answer delays nobody else (each is bounded by the
+ * client's 8 s). Writes go through the same code as a visitor's refresh (wait-times.ts).
+ */
+export async function recordOpenParks({ hoursOf = unknownHours }: { hoursOf?: HoursOf } = {}): Promise<RecorderParks> {
+  const now = Date.now();
+  const outcomes = await Promise.all(PARKS.map((park) => recordPark(park, now, hoursOf)));
+  await sweepClaims(now).catch((error: Error) =>
+    console.warn(`Recorder: could not sweep old claims: ${error.message}`),
+  );
+  const report: RecorderParks = { polled: [], closed: [], alreadyRecorded: [], failed: [] };
+  for (const outcome of outcomes) {
+    if (outcome.result === 'failed') report.failed.push({ park: outcome.park, error: outcome.error });
+    else report[outcome.result].push(outcome.park);
+  }
+  return report;
+}
+
+/** Forgets the usual days kept in memory (tests start each case cold). */
+export function resetRecorderMemory(): void {
+  usualDays.clear();
+}
