@@ -1,5 +1,6 @@
 import type { RecorderParks } from '../../jobs/jobs-schemas.ts';
 import { localDateOf } from '../day/park-day.ts';
+import { parkHoursToday } from '../hours/park-hours.ts';
 import { PARKS, type Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';
 import { recordWaitTimes, sweepClaims } from '../wait-times.ts';
@@ -7,8 +8,8 @@ import { type OpeningHours, shouldPoll, type UsualDay, usualDayOf } from './poll
 
 export type HoursOf = (park: Park) => Promise<OpeningHours | null>;
 
-// At the park-hours merge this one line becomes `(park) => parkHoursToday(park)` (src/wait-times/hours/park-hours.ts).
-const unknownHours: HoursOf = async () => null;
+/** Today's published hours (cached for hours, never throws); null when unknown, and the usual day decides. */
+const publishedHours: HoursOf = (park) => parkHoursToday(park);
 
 /** Each park's usual day as last learned, by local date: the profile is read at most once a day per instance. */
 const usualDays = new Map<string, { date: string; usual: UsualDay | null }>();
@@ -47,7 +48,11 @@ async function recordPark(park: Park, now: number, hoursOf: HoursOf): Promise<Ou
  * all at once, so one slow or failing upstream answer delays nobody else (each is bounded by the
  * client's 8 s). Writes go through the same code as a visitor's refresh (wait-times.ts).
  */
-export async function recordOpenParks({ hoursOf = unknownHours }: { hoursOf?: HoursOf } = {}): Promise<RecorderParks> {
+export async function recordOpenParks({
+  hoursOf = publishedHours,
+}: {
+  hoursOf?: HoursOf;
+} = {}): Promise<RecorderParks> {
   const now = Date.now();
   const outcomes = await Promise.all(PARKS.map((park) => recordPark(park, now, hoursOf)));
   await sweepClaims(now).catch((error: Error) =>
