@@ -89,9 +89,10 @@ describe('wait times of a park', { timeout: 30_000 }, () => {
 
   it('answer the last data at once, without queueing, while a slow refresh is under way', async () => {
     const first = await waits();
-    advanceClock(6 * MINUTE);
+    advanceClock(8 * MINUTE);
     upstream.delayMs = 3_000;
-    const refresh = waits(); // the first request after 5 minutes starts the refresh and waits for it
+    // The first request past a period plus the recorder's margin starts the refresh and waits for it.
+    const refresh = waits();
     await vi.waitFor(() => expect(epcotRequests()).toBe(2));
     const during = await waits();
     expect(during.updatedAt).toBe(first.updatedAt);
@@ -129,8 +130,9 @@ describe('wait times of a park', { timeout: 30_000 }, () => {
     await expect(waits()).rejects.toMatchObject(failure);
     expect(epcotRequests()).toBe(2);
 
+    // The period's one upstream request is spent: the next period asks again.
     upstream.mode = 'ok';
-    advanceClock(MINUTE);
+    advanceClock(5 * MINUTE);
     expect((await waits()).rides.length).toBeGreaterThan(0);
   });
 
