@@ -12,7 +12,10 @@ export interface Operation {
 
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'] as const;
 
-/** Every operation of the document (each has an id and a tag: tests/unit/discovery/openapi.test.ts), by tag, then path. */
+/**
+ * Every operation of the document (each has an id and a tag: tests/unit/discovery/openapi.test.ts), by tag,
+ * then in the document's order: each area lists its main path first (GET /api/wait-times before GET /api/parks).
+ */
 export function operationsOf(document: OpenApiDocument): Operation[] {
   const tags = (document.tags as { name: string }[]).map((tag) => tag.name);
   const rank = (op: Operation) => tags.indexOf((op.operation.tags as string[])[0] ?? '');
@@ -25,7 +28,7 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
           : [];
       }),
     )
-    .sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+    .sort((a, b) => rank(a) - rank(b));
 }
 
 interface Parameter {

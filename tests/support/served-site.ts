@@ -6,7 +6,10 @@ import { builtSiteUrl } from '../../scripts/build-record.mts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Upstreams a test does not name answer from a closed loopback port, so that no test reaches the internet. */
-export const OFFLINE_DEFAULTS = { PARK_HOURS_UPSTREAM_URL: 'http://127.0.0.1:9' };
+export const OFFLINE_DEFAULTS = {
+  WAIT_TIMES_UPSTREAM_URL: 'http://127.0.0.1:9',
+  PARK_HOURS_UPSTREAM_URL: 'http://127.0.0.1:9',
+};
 
 /**
  * The SITE_URL dist/ was built for (http://localhost:4321 unless the build set one): the served site
