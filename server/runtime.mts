@@ -67,8 +67,13 @@ export async function startSite({ host, port, siteUrl, dataDir, root }: SiteOpti
       return writeResponse(await match.fn.handler(request, context), res);
     }
     const file = files.get(url.pathname);
-    // Through `locals`, src/middleware.ts hands Astro's route cache to the functions.
-    if (!file) return astro.handler(req, res, undefined, { routeCache: useLocalRouteCache });
+    if (!file) {
+      // Astro answers a few requests before src/middleware.ts runs (its redirect of `//`): they get
+      // the one base header such an answer can carry; the middleware sets it on every other.
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      // Through `locals`, src/middleware.ts hands Astro's route cache to the functions.
+      return astro.handler(req, res, undefined, { routeCache: useLocalRouteCache });
+    }
     const headers = { ...headersFor(headerRules, url.pathname), ...pageHeaders.get(file) };
     if (req.method === 'GET' || req.method === 'HEAD') return sendFile(req, res, clientDir, file, headers);
     if (req.method === 'OPTIONS') return res.writeHead(204, { ...headers, Allow: STATIC_ALLOW }).end();
