@@ -939,7 +939,7 @@ export function fuzzRequests(setting: FuzzSetting): fc.Arbitrary<FuzzRequest> {
     { weight: 5, arbitrary: readOnly('/api/publish-status', anyQuery, parks) },
     { weight: 5, arbitrary: readOnly('/api/professional-network-status', anyQuery, parks) },
     { weight: 3, arbitrary: readOnly('/api/recorder-status', anyQuery, parks) },
-    { weight: 4, arbitrary: readOnly('/api/parks', anyQuery, parks) },
+    { weight: 6, arbitrary: readOnly('/api/parks', anyQuery, parks) },
     { weight: 5, arbitrary: readOnly('/api/photo-feed', anyQuery, parks) },
     { weight: 4, arbitrary: readOnly('/.well-known/oauth-protected-resource', anyQuery, parks) },
     { weight: 5, arbitrary: documents },
