@@ -28,7 +28,8 @@ async function guarded<T>(what: string, name: StoreName, call: (store: ReturnTyp
   const late = () => reject(new BlobsUnavailableError(`Blobs took over ${BLOBS_DEADLINE_MS} ms: ${what}`));
   const timer = setTimeout(late, BLOBS_DEADLINE_MS);
   // https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency: the next request reads this write.
-  const attempt = call(getStore({ name, consistency: 'strong' }));
+  // Promise.try: a store that cannot be opened (no Blobs context) fails this call, not the timer later.
+  const attempt = Promise.try(() => call(getStore({ name, consistency: 'strong' })));
   attempt.catch(() => {}); // an abandoned call may settle later, with nobody waiting
   try {
     return await Promise.race([attempt, deadline]);

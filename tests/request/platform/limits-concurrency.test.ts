@@ -103,12 +103,15 @@ describe('the location failure limit under concurrency', () => {
     else expect([200, 429]).toContain(status);
   });
 
-  it('lets a right guess hidden among concurrent wrong ones through only if it is among the 10 evaluated', async () => {
+  it('lets a right guess hidden among concurrent wrong ones through only if it is evaluated, and never more than 10 wrong ones', async () => {
     const tokens = Array.from({ length: AT_ONCE }, (_, n) => (n === 25 ? TOKEN : `wrong-token-${n}-0123456789`));
     const responses = await Promise.all(tokens.map((token) => postLocation('203.0.113.92', token)));
     const counts = statuses(responses);
-    expect((counts[401] ?? 0) + (counts[200] ?? 0)).toBeLessThanOrEqual(10);
-    expect((counts[429] ?? 0) + (counts[503] ?? 0)).toBeGreaterThanOrEqual(AT_ONCE - 10);
+    // The right guess gives its attempt back (the owner's successes cost none), so a wrong guess
+    // arriving after it may take that attempt: at most 10 failures, and at most one success.
+    expect(counts[401] ?? 0).toBeLessThanOrEqual(10);
+    expect(counts[200] ?? 0).toBeLessThanOrEqual(1);
+    expect((counts[429] ?? 0) + (counts[503] ?? 0)).toBeGreaterThanOrEqual(AT_ONCE - 11);
   });
 
   it("gives the owner's own successful requests back, so 30 of them at once cost no attempts", async () => {
