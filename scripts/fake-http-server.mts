@@ -139,11 +139,23 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** `count` distinct loopback ports nobody listens on right now (all held open until each is known). */
+/**
+ * `count` distinct loopback ports nobody listens on right now, drawn below Linux's ephemeral range
+ * (32768–60999): a server elsewhere listening on port 0 (every request-tier server) is never given
+ * one of them between this check and their use, as it could be given a released ephemeral port.
+ */
 export async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => createServer().listen(0, '127.0.0.1'));
-  await Promise.all(servers.map((server) => once(server, 'listening')));
-  const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => once(server.close(), 'close')));
+  const ports: number[] = [];
+  while (ports.length < count) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (ports.includes(port)) continue;
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!free) continue;
+    await once(server.close(), 'close');
+    ports.push(port);
+  }
   return ports;
 }
