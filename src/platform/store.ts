@@ -122,10 +122,13 @@ export async function replaceRecordIfUnchanged<S extends Schema>(
   return etag !== '' && put(name, key, schema, value, { onlyIfMatch: etag });
 }
 
-/** Keys under a prefix, sorted, with each one's ETag (the version a conditional write can name). */
+/**
+ * Keys under a prefix, sorted, with each one's ETag (the version a conditional write can name). No key
+ * of ours has a segment starting with a dot: those are the local server's files being written.
+ */
 export async function listEntries(name: StoreName, prefix: string): Promise<{ key: string; etag: string }[]> {
   const { blobs } = await guarded(`list ${name}/${prefix}`, name, (store) => store.list({ prefix }));
-  return blobs.sort((a, b) => (a.key < b.key ? -1 : 1));
+  return blobs.filter(({ key }) => !/(^|\/)\./.test(key)).sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
 /** Keys under a prefix, sorted. */

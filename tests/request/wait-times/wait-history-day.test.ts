@@ -46,7 +46,7 @@ const operations: string[] = [];
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'site-api-day-'));
-  // Behind the gate, as the local runtime serves Blobs; the gate reports each client request.
+  // Behind the gate, as the local runtime serves Blobs (a list never overlaps a write of its store).
   const blobs = await startGatedBlobs({
     directory,
     token: 't',
