@@ -1,12 +1,7 @@
+import type { DayHours } from '../forecast/outlook.ts';
 import { usualWaitOf } from '../forecast/wait-profile.ts';
 import { BUCKETS_PER_DAY, type WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { minuteOfDay } from '../local-time.ts';
-
-/** A park's opening hours today, Unix ms (from the park-hours upstream). */
-export interface OpeningHours {
-  opensAt: number;
-  closesAt: number;
-}
 
 /** The learned usual day: park-local minutes from the first half hour any ride is usually open to the end of the last. */
 export interface UsualDay {
@@ -34,7 +29,7 @@ export function usualDayOf(profile: WaitProfile | null): UsualDay | null {
  * Whether the recorder asks the upstream for a park now: by today's hours when known, else by the
  * learned usual day (in the park's zone), each widened by `POLL_MARGIN_MS`; knowing neither, yes.
  */
-export function shouldPoll(now: number, hours: OpeningHours | null, usual: UsualDay | null, timeZone: string) {
+export function shouldPoll(now: number, hours: DayHours | null, usual: UsualDay | null, timeZone: string) {
   if (hours) return now >= hours.opensAt - POLL_MARGIN_MS && now <= hours.closesAt + POLL_MARGIN_MS;
   if (!usual) return true;
   const minute = minuteOfDay(now, timeZone);

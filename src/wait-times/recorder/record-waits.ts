@@ -1,12 +1,13 @@
 import type { RecorderParks } from '../../jobs/jobs-schemas.ts';
 import { localDateOf } from '../day/park-day.ts';
+import type { DayHours } from '../forecast/outlook.ts';
 import { parkHoursToday } from '../hours/park-hours.ts';
 import { PARKS, type Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';
 import { recordWaitTimes, sweepClaims } from '../wait-times.ts';
-import { type OpeningHours, shouldPoll, type UsualDay, usualDayOf } from './poll-window.ts';
+import { shouldPoll, type UsualDay, usualDayOf } from './poll-window.ts';
 
-export type HoursOf = (park: Park) => Promise<OpeningHours | null>;
+export type HoursOf = (park: Park) => Promise<DayHours | null>;
 
 /** Today's published hours (cached for hours, never throws); null when unknown, and the usual day decides. */
 const publishedHours: HoursOf = (park) => parkHoursToday(park);
