@@ -21,8 +21,11 @@ const SlotSchema = z.object({ at: z.int(), pending: z.optional(z.boolean()) });
 
 /** A pending slot older than this belongs to a request that died; it counts as a hit. */
 const PENDING_MAX_MS = 10_000;
-/** An attempt waits this long for pending ones to be decided, looking again after 25 ms, doubling to 250. */
-const PENDING_WAIT_MS = 5_000;
+/**
+ * An attempt waits for pending ones to be decided as long as they can be (then they count as hits),
+ * looking again after 25 ms, doubling to 250: a busy instance may take seconds over a burst.
+ */
+const PENDING_WAIT_MS = PENDING_MAX_MS;
 
 // Clients are kept as a salted hash: the limiter needs to tell them apart, not to know them.
 const clientKey = (client: string) => hash('sha256', `site-api:${clientIdentity(client)}`).slice(0, 32);
@@ -89,7 +92,7 @@ export async function hitRateLimit(rule: RateLimit, client: string, now = Date.n
 /**
  * Takes one attempt whose outcome is not known yet, or throws 429: `confirm()` keeps it as a hit,
  * `release()` gives it back. With every slot held by attempts still being decided it waits (up
- * to 5 s) rather than refuse: the owner's phone may send a burst.
+ * to 10 s) rather than refuse: the owner's phone may send a burst.
  */
 export async function reserveAttempt(
   rule: RateLimit,
