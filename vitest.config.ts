@@ -19,8 +19,9 @@ export default defineConfig({
           include: ['tests/request/**/*.test.ts'],
           setupFiles: ['tests/support/reset-blobs-cooldown.ts', 'tests/support/offline-upstreams.ts'],
           environment: 'node',
-          // Each file starts real servers (site, Blobs, fake upstreams) on loopback.
-          testTimeout: 60_000,
+          // Each file starts real servers (site, Blobs, fake upstreams) on loopback. A time-out only
+          // guards against a hang: beside a second suite on two cores, tests run 4–8 times slower.
+          testTimeout: 180_000,
           // Polls wait on background refreshes, which a machine busy with the browser tier slows
           // past poll's default second.
           expect: { poll: { timeout: 10_000 } },

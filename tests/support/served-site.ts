@@ -22,7 +22,7 @@ export interface ServedSite {
   process: ChildProcess;
   output: () => string;
   dataDir: string;
-  /** Moves the server's clock forward (needs `clock: true`). */
+  /** Moves the server's clock forward, or back by a negative `ms` (needs `clock: true`). */
   advanceClock(ms: number): Promise<void>;
   /** Heap in use after a full collection, in MiB: what the server keeps (needs `clock: true`). */
   heapMiB(): Promise<number>;

@@ -255,10 +255,14 @@ async function check(batch: FuzzRequest[]): Promise<void> {
   }
   const wrong = outcomes.filter((outcome) => outcome.problems.length > 0);
   if (wrong.length > 0) {
+    // A 5xx is explained in the server's log (a Blobs call given up, an upstream down).
+    const log = wrong.some(({ status }) => status >= 500)
+      ? `\n\nIts output ends with:\n${site.output().slice(-3000)}`
+      : '';
     throw new Error(
       wrong
         .map(({ request, problems, status }) => `${describeRequest(request)}\n  → ${status}: ${problems.join('; ')}`)
-        .join('\n\n'),
+        .join('\n\n') + log,
     );
   }
 }

@@ -25,7 +25,7 @@ beforeAll(async () => {
     LOCATION_TOKEN: TOKEN,
   };
   sites = await Promise.all([startServedSite({ env }), startServedSite({ env })]);
-}, 60_000);
+});
 afterAll(async () => {
   await Promise.all(sites.map((site) => site.stop()));
   await sink.close();
