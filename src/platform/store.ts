@@ -34,12 +34,17 @@ async function guarded<T>(what: string, name: StoreName, call: (store: ReturnTyp
   const started = Date.now();
   const { promise: deadline, reject } = Promise.withResolvers<never>();
   let timer: NodeJS.Timeout | undefined;
-  const late = () => {
+  let settled = false;
+  const decide = () => {
+    if (settled) return;
     const now = Date.now();
     const busy = now - answeredAt < BLOBS_DEADLINE_MS && now - started < BLOBS_PATIENCE_MS;
     if (busy) timer = setTimeout(late, Math.min(1_000, started + BLOBS_PATIENCE_MS - now));
     else reject(new BlobsUnavailableError(`Blobs took over ${now - started} ms: ${what}`));
   };
+  // After a stall (a starved process), expired timers run before the answers that came meanwhile are
+  // read: setImmediate decides after them (https://nodejs.org/en/learn/asynchronous-work/event-loop-timers-and-nexttick).
+  const late = () => setImmediate(decide);
   timer = setTimeout(late, BLOBS_DEADLINE_MS);
   // https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency: the next request reads this write.
   // Promise.try: a store that cannot be opened (no Blobs context) fails this call, not the timer later.
@@ -59,6 +64,7 @@ async function guarded<T>(what: string, name: StoreName, call: (store: ReturnTyp
     if (error instanceof BlobsUnavailableError) throw error;
     throw new BlobsUnavailableError(`Blobs failed: ${what}: ${(error as Error).message}`, { cause: error });
   } finally {
+    settled = true;
     clearTimeout(timer);
   }
 }
