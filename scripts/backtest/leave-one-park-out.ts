@@ -52,7 +52,8 @@ export async function leaveOneParkOut(
   for (const park of parks) {
     const started = performance.now();
     const replayed = new ParkReplay(park.series, { timeZone: park.timeZone, trainShare: options.trainShare });
-    replays.set(park, await replayed.run('training', { horizons: FIT_HORIZONS, fitOnly: true }));
+    const hours = options.withHours ? park.hours : undefined;
+    replays.set(park, await replayed.run('training', { horizons: FIT_HORIZONS, fitOnly: true, hours }));
     options.log(`${park.name}: training days replayed (BLEND's fit rows) in ${seconds(started)}.`);
   }
   const folds: Fold[] = [];

@@ -159,12 +159,13 @@ export class ParkReplay {
         this.openedAt.clear();
         this.nextCheckAt.clear();
       }
-      const { profile } = await recordSample(this.history, sample, timeZone);
+      const hours = scoring.hours?.get(day) ?? null;
+      // The recorder learns each ride's closing from the day's hours, as production's does.
+      const { profile } = await recordSample(this.history, sample, timeZone, { hours });
       const latest = Object.entries(sample.waits).map(([id, wait]) => ({ id, wait }));
       const moment = { profile, timeZone, at: sample.at };
       const context: ForecastContext = { ...moment, hours: null, parkRatio: parkRatioOf(moment, latest) };
       if (scoring.blend) context.blend = scoring.blend;
-      const hours = scoring.hours?.get(day) ?? null;
       for (const ride of this.park.rides) {
         const wait = sample.waits[ride.id];
         if (wait !== null && wait !== undefined)

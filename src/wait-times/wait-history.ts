@@ -1,5 +1,7 @@
 import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../platform/store.ts';
+import type { DayHours } from './forecast/outlook.ts';
+import { learnClosings } from './forecast/ride-closing.ts';
 import { boundProfile, emptyProfile, updateProfile } from './forecast/wait-profile.ts';
 import {
   decodeWaitProfile,
@@ -77,7 +79,8 @@ export function unlearnedTimes(times: readonly number[], learnedThrough: number)
 }
 
 /**
- * Records a sample, prunes the history, learns from every sample the profile has not learned yet,
+ * Records a sample, prunes the history, learns from every sample the profile has not learned yet
+ * (and, given the park's `hours` today, when each ride closes against the park: ride-closing.ts),
  * and returns the sample about 30 minutes older plus the updated profile. Writing the profile and
  * deleting expired samples finish after the answer with `later`.
  * Two instances at once: the profile's last writer wins, harmless as each write is a base plus the
@@ -87,7 +90,7 @@ export async function recordSample(
   history: ParkHistory,
   sample: HistorySample,
   timeZone: string,
-  later?: AfterAnswer,
+  { later, hours = null }: { later?: AfterAnswer | undefined; hours?: DayHours | null } = {},
 ): Promise<HistoryContext> {
   // Written beside the reads, so that an instance recording at the same moment may learn from it.
   const written = history.writeSample(sample);
@@ -113,7 +116,10 @@ export async function recordSample(
     if (now && earlier) profile = updateProfile(profile, now, earlier, minuteOfDay(earlier.at, timeZone));
   }
   const newest = pending.at(-1);
-  if (newest !== undefined) profile = boundProfile({ ...profile, learnedThrough: newest }, sample.at);
+  if (newest !== undefined) {
+    profile = learnClosings(profile, sample, hours);
+    profile = boundProfile({ ...profile, learnedThrough: newest }, sample.at);
+  }
   // The answer stands without these: a lost sample costs a later trend its partner, a lost profile
   // is learned again, expired samples go with the next refresh.
   const housekeeping = () =>

@@ -13,6 +13,7 @@ import {
 } from '../platform/store.ts';
 import { recordDay } from './day/day-store.ts';
 import { trendAndForecastOf } from './forecast/forecast.ts';
+import type { DayHours } from './forecast/outlook.ts';
 import type { WaitProfile } from './forecast/wait-profile-schemas.ts';
 import {
   type HistorySample,
@@ -63,14 +64,20 @@ const contexts = new Map<string, { fetchedAt: number; context: Promise<HistoryCo
  * when this instance fetched the snapshot, else only read. Blobs failing costs trend and
  * forecast (`flat`, persistence), never the answer.
  */
-function contextOf(park: Park, snapshot: ParkSnapshot, fromUpstream: boolean, later: AfterAnswer | undefined) {
+function contextOf(
+  park: Park,
+  snapshot: ParkSnapshot,
+  fromUpstream: boolean,
+  later: AfterAnswer | undefined,
+  hours: DayHours | null = null,
+) {
   const known = contexts.get(park.slug);
   if (known?.fetchedAt === snapshot.fetchedAt) return known.context;
   const history = blobsHistory(park.slug);
   const context = (
     fromUpstream
       ? Promise.all([
-          recordSample(history, sampleOf(snapshot), park.timezone, later),
+          recordSample(history, sampleOf(snapshot), park.timezone, { later, hours }),
           finishLater(`record the day of ${park.slug}`, () => recordDay(park, snapshot), later),
         ]).then(([recorded]) => recorded)
       : readContext(history, snapshot.fetchedAt)
@@ -86,10 +93,12 @@ function contextOf(park: Park, snapshot: ParkSnapshot, fromUpstream: boolean, la
  * The recorder's poll of one park: claims this period's upstream request and, when it got it, writes
  * what a visitor's refresh writes (snapshot, history sample, day, profile) through the same code.
  * Null when the period was already claimed (by a visitor, another instance or an overlapping run).
+ * The recorder knows today's `hours` (it polls until just after closing): the profile learns each
+ * ride's closing from them; a visitor's refresh does not wait for the hours.
  */
-export async function recordWaitTimes(park: Park): Promise<HistoryContext | null> {
+export async function recordWaitTimes(park: Park, hours: DayHours | null = null): Promise<HistoryContext | null> {
   const entry = await relay.record(park);
-  return entry && contextOf(park, { fetchedAt: entry.fetchedAt, rides: entry.value }, true, undefined);
+  return entry && contextOf(park, { fetchedAt: entry.fetchedAt, rides: entry.value }, true, undefined, hours);
 }
 
 /** Deletes the upstream claims of periods long past (one list, then the old keys). */

@@ -112,7 +112,7 @@ export const RideDaySchema = z
       .check(
         z.maxLength(MAX_OUTLOOK_STEPS),
         z.describe(
-          "Expected posted wait in minutes at each of `outlookTimes` (same length and order), a multiple of 5: the ride's latest wait carried forward with how its wait usually changes through the day, pulled toward its usual wait scaled by how busy the park is today; before the park opens (hours known), its usual wait. Null where the usual wait for that half hour is not learned yet (a new park, or hours the ride is usually closed); all null while the ride is closed now during the day (down for a while; with the park's hours unknown, possibly closed for the day). Empty after the park's closing time: closed for the day.",
+          "Expected posted wait in minutes at each of `outlookTimes` (same length and order), a multiple of 5: the ride's latest wait carried forward with how its wait usually changes through the day, pulled toward its usual wait scaled by how busy the park is today; before the park opens (hours known), its usual wait. Null where the usual wait for that half hour is not learned yet (a new park, or hours the ride is usually closed) and, with the park's hours known, where the ride has often closed for the day by then on recent days; all null while the ride is closed now during the day (down for a while; with the park's hours unknown, possibly closed for the day). Empty after the park's closing time: closed for the day.",
         ),
       ),
     bestTime: z

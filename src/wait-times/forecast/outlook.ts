@@ -1,4 +1,5 @@
 import { minuteOfDay } from '../local-time.ts';
+import { CLOSED_EARLY_LIMIT, closedEarlyShare } from './ride-closing.ts';
 import { bucketOf, expectedChange, usualWaitOf } from './wait-profile.ts';
 import { MAX_WAIT_MINUTES, type WaitProfile } from './wait-profile-schemas.ts';
 
@@ -169,7 +170,8 @@ export interface RideOutlook {
 
 /**
  * A ride's outlook at `times` (`outlookTimesOf`) from its wait at the context's `at`: null where
- * its usual wait then is not learned (a new park, or hours the ride is usually closed). Closed now,
+ * its usual wait then is not learned (a new park, or hours the ride is usually closed) and, with
+ * the hours, where the ride has often closed for the day by then (ride-closing.ts). Closed now,
  * its usual day before the park opens (nothing of today is known yet), else all null (down, or
  * closed for the day while the hours are unknown). The best time is the lowest expectation before
  * rounding: half hours shown alike are rarely alike.
@@ -184,7 +186,8 @@ export function rideOutlookOf(
   const beforeOpening = hours !== null && at < hours.opensAt;
   const expected = times.map((to) => {
     const usual = usualWaitOf(profile, id, bucketOf(minuteOfDay(to, timeZone)));
-    if (usual === null) return null;
+    if (usual === null || (hours && closedEarlyShare(profile, id, to, hours.closesAt) > CLOSED_EARLY_LIMIT))
+      return null;
     if (wait === null) return beforeOpening ? usual : null;
     return expectedWait(context, { id, wait }, to);
   });

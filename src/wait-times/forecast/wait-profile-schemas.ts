@@ -14,6 +14,8 @@ const shift = z.number().check(z.minimum(-1000), z.maximum(1000));
 const count = z.int().check(z.minimum(0), z.maximum(MAX_OBSERVATIONS));
 
 const share = z.number().check(z.minimum(0), z.maximum(1));
+/** Half hours before the park's closing for which a ride's early closings are kept (`ClosingShares`). */
+export const CLOSING_STEPS = 6;
 
 /**
  * One ride's half hour as stored: a compact tuple `[level, spread, lowShift, lowCount,
@@ -30,11 +32,14 @@ const StoredBucketSchema = z.tuple([minutes, minutes, shift, count, shift, count
 export const StoredWaitProfileSchema = z.object({
   version: z.literal(1),
   learnedThrough: z.int().check(z.minimum(0)),
+  closingLearned: z.optional(z.int().check(z.minimum(0))),
   rides: z
     .record(
       z.string(),
       z.object({
         seen: z.int().check(z.minimum(0)),
+        lastOpen: z.optional(z.int().check(z.minimum(0))),
+        closedEarly: z.optional(z.array(share).check(z.length(CLOSING_STEPS))),
         buckets: z.record(z.string().check(z.regex(/^(?:[0-9]|[1-3][0-9]|4[0-7])$/)), StoredBucketSchema),
       }),
     )
@@ -65,6 +70,13 @@ export interface ProfileBucket {
 export interface RideProfile {
   /** The newest sample the ride learned from (Unix ms). */
   seen: number;
+  /** The newest sample in which the ride was open (Unix ms); absent in records written before it was kept. */
+  lastOpen?: number | undefined;
+  /**
+   * How often the ride closed for the day at least k + 1 half hours before the park's published
+   * closing (k = 0 … CLOSING_STEPS − 1, exponentially weighted per day); absent until a closing was learned.
+   */
+  closedEarly?: readonly number[] | undefined;
   /** Keyed by half hour of the local day, "0"–"47". */
   buckets: Readonly<Record<string, ProfileBucket>>;
 }
@@ -73,6 +85,8 @@ export interface RideProfile {
 export interface WaitProfile {
   version: 1;
   learnedThrough: number;
+  /** The park closing (Unix ms) whose early closings were learned last: each day's once. */
+  closingLearned?: number | undefined;
   rides: Readonly<Record<string, RideProfile>>;
 }
 
@@ -83,8 +97,8 @@ const mapValues = <T, U>(record: Readonly<Record<string, T>>, map: (value: T) =>
 export function decodeWaitProfile(stored: StoredWaitProfile): WaitProfile {
   return {
     ...stored,
-    rides: mapValues(stored.rides, ({ seen, buckets }) => ({
-      seen,
+    rides: mapValues(stored.rides, ({ buckets, ...ride }) => ({
+      ...ride,
       buckets: mapValues(
         buckets,
         ([level, spread, lowShift, lowCount, nearShift, nearCount, highShift, highCount, open]) => ({
@@ -106,8 +120,9 @@ export function decodeWaitProfile(stored: StoredWaitProfile): WaitProfile {
 export function encodeWaitProfile(profile: WaitProfile): StoredWaitProfile {
   return {
     ...profile,
-    rides: mapValues(profile.rides, ({ seen, buckets }) => ({
-      seen,
+    rides: mapValues(profile.rides, ({ buckets, closedEarly, ...ride }) => ({
+      ...ride,
+      ...(closedEarly && { closedEarly: [...closedEarly] }),
       buckets: mapValues(buckets, ({ level, spread, bands: { low, near, high }, openShare }) => [
         level,
         spread,

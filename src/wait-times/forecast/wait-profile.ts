@@ -84,7 +84,7 @@ export function updateProfile(
     }
     if (!bucket) continue;
     rides ??= { ...profile.rides };
-    rides[id] = { seen: Math.max(ride?.seen ?? 0, now.at), buckets: { ...ride?.buckets, [slot]: bucket } };
+    rides[id] = { ...ride, seen: Math.max(ride?.seen ?? 0, now.at), buckets: { ...ride?.buckets, [slot]: bucket } };
   }
   return rides ? { ...profile, rides } : profile;
 }

@@ -34,7 +34,7 @@ async function recordPark(park: Park, now: number, hoursOf: HoursOf): Promise<Ou
     const hours = await hoursOf(park).catch(() => null); // unknown hours: the usual day decides
     const usual = hours ? null : await usualDayFor(park, now).catch(() => null);
     if (!shouldPoll(now, hours, usual, park.timezone)) return { park: park.slug, result: 'closed' };
-    const context = await recordWaitTimes(park);
+    const context = await recordWaitTimes(park, hours);
     if (!context) return { park: park.slug, result: 'alreadyRecorded' };
     // The profile just written is the freshest usual day.
     usualDays.set(park.slug, { date: localDateOf(now, park.timezone), usual: usualDayOf(context.profile) });

@@ -9,6 +9,7 @@ import { ParkSnapshotSchema } from '../../../src/wait-times/park-snapshot-schema
 import { findPark, PARKS, type Park } from '../../../src/wait-times/parks.ts';
 import type { HoursOf } from '../../../src/wait-times/recorder/record-waits.ts';
 import { resetRecorderMemory } from '../../../src/wait-times/recorder/record-waits.ts';
+import { blobsHistory } from '../../../src/wait-times/wait-history.ts';
 import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/wait-times.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
@@ -109,6 +110,10 @@ describe('the wait-times recorder', () => {
     }
     expect(polled).toEqual(['18:20:05', '18:25:05', '18:30:00']);
     expect(upstream.count(parkPath(PARIS))).toBe(3);
+    // Its polls after closing taught the profile, from today's hours, when each ride closed.
+    const profile = await blobsHistory(PARIS.slug).readProfile();
+    expect(profile?.closingLearned).toBe(local(PARIS, '2026-07-05T18:00:00'));
+    expect(Object.values(profile?.rides ?? {}).some((ride) => ride.closedEarly !== undefined)).toBe(true);
   });
 
   it('asks the upstream once per park per period however many runs overlap', async () => {

@@ -144,7 +144,7 @@ describe('recordSample on real posted waits (TouringPlans.com, AK86)', () => {
       deleteSamples: async (times) => writesWaitFor.then(() => history.deleteSamples(times)),
     };
     const handed: Promise<unknown>[] = [];
-    const context = await recordSample(held, next, EASTERN, (task) => handed.push(task));
+    const context = await recordSample(held, next, EASTERN, { later: (task) => handed.push(task) });
     expect(context.profile?.learnedThrough).toBe(next.at);
     expect(await history.readProfile()).toEqual(profileBefore);
     expect(await history.sampleTimes()).toEqual([...timesBefore, next.at]);

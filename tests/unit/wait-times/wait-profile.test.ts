@@ -11,6 +11,7 @@ import {
 } from '../../../src/wait-times/forecast/wait-profile.ts';
 import {
   BUCKETS_PER_DAY,
+  CLOSING_STEPS,
   decodeWaitProfile,
   encodeWaitProfile,
   MAX_OBSERVATIONS,
@@ -97,6 +98,17 @@ describe('updateProfile', () => {
       NINE_AM,
     );
     expect(profile.rides).toEqual({});
+  });
+
+  it('keeps what a ride learned of its closings (ride-closing.ts) while it learns its half hours', () => {
+    const learned = teach(emptyProfile(), 30, [5]);
+    const ride = learned.rides['1'];
+    const closings = { lastOpen: NOW, closedEarly: [0.5, 0.2, 0, 0, 0, 0] };
+    const withClosings = {
+      ...learned,
+      rides: { 1: { seen: ride?.seen ?? 0, buckets: ride?.buckets ?? {}, ...closings } },
+    };
+    expect(teach(withClosings, 30, [5]).rides['1']).toMatchObject(closings);
   });
 
   it('leaves the profile it was given untouched', () => {
@@ -198,13 +210,13 @@ describe('boundProfile', () => {
 });
 
 describe('the stored record', () => {
-  it('stays under 300 KB even at its bounds (100 rides, 48 slots each, widest numbers)', () => {
+  it('stays under 300 KB even at its bounds (100 rides, 48 slots each, closings kept, widest numbers)', () => {
     const bucket = [999.9, 999.9, -999.99, 100, -999.99, 100, -999.99, 100, 0.999] as const;
     const buckets = Object.fromEntries(Array.from({ length: BUCKETS_PER_DAY }, (_, i) => [String(i), [...bucket]]));
-    const rides = Object.fromEntries(
-      Array.from({ length: MAX_PROFILE_RIDES }, (_, i) => [String(100_000 + i), { seen: NOW, buckets }]),
-    );
-    const profile = StoredWaitProfileSchema.parse({ version: 1, learnedThrough: NOW, rides });
+    const closedEarly = Array(CLOSING_STEPS).fill(0.999);
+    const ride = { seen: NOW, lastOpen: NOW, closedEarly, buckets };
+    const rides = Object.fromEntries(Array.from({ length: MAX_PROFILE_RIDES }, (_, i) => [String(100_000 + i), ride]));
+    const profile = StoredWaitProfileSchema.parse({ version: 1, learnedThrough: NOW, closingLearned: NOW, rides });
     expect(Buffer.byteLength(JSON.stringify(profile))).toBeLessThan(300 * 1024);
   });
 
