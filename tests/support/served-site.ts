@@ -22,8 +22,10 @@ export interface ServedSite {
   process: ChildProcess;
   output: () => string;
   dataDir: string;
-  /** Moves the server's clock forward, or back by a negative `ms` (needs `clock: true`). */
+  /** Moves the server's clock forward (needs `clock: true`). */
   advanceClock(ms: number): Promise<void>;
+  /** Stops the server's clock where it stands (`held`), or lets it run on from there (needs `clock: true`). */
+  holdClock(held: boolean): Promise<void>;
   /** Heap in use after a full collection, in MiB: what the server keeps (needs `clock: true`). */
   heapMiB(): Promise<number>;
   stop(): Promise<number | null>;
@@ -94,6 +96,7 @@ export async function startServedSite(
     output: () => output,
     dataDir,
     advanceClock: async (ms) => void (await ask({ type: 'advance-clock', ms }, 'clock-advanced')),
+    holdClock: async (held) => void (await ask({ type: 'hold-clock', held }, 'clock-held')),
     heapMiB: async () => ((await ask({ type: 'heap' }, 'heap')).bytes ?? 0) / 2 ** 20,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
