@@ -57,7 +57,7 @@ export async function startGatedBlobs(options: {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers))
       if (!NOT_FORWARDED.has(name)) headers.set(name, `${value}`);
-    return fetch(new URL(target, backend), { method, headers, body: body ?? null });
+    return fetchRetryingReset(new URL(target, backend), { method, headers, body: body ?? null });
   };
   /** A key's ETag (null: no value), read in its turn or in a list's. */
   const etagOf = async (req: http.IncomingMessage, key: string) => {
@@ -133,4 +133,21 @@ const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'if-match
 const NOT_RETURNED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'etag']);
 
 const noop = () => {};
+
+/**
+ * A request to the BlobsServer, sent again (twice at most) when its connection was reset before an
+ * answer: a kept-alive connection the server closed as the request went out. Every request the gate
+ * sends may be repeated (reads, lists, and writes and deletes it has already decided). Answered 502
+ * instead, the Blobs client would wait 5 s before its retry, past the store's deadline.
+ */
+export async function fetchRetryingReset(url: URL, init: RequestInit, tries = 3): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+    if (tries <= 1 || !RESET.has(code ?? '')) throw error;
+    return fetchRetryingReset(url, init, tries - 1);
+  }
+}
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 const hash = (value: Uint8Array) => `"${digest('sha256', value).slice(0, 32)}"`;

@@ -25,8 +25,13 @@ let unavailableUntil = 0;
 async function guarded<T>(what: string, name: StoreName, call: (store: ReturnType<typeof getStore>) => Promise<T>) {
   if (Date.now() < unavailableUntil) throw new BlobsUnavailableError(`Blobs unavailable (cooling down): ${what}`);
   const { promise: deadline, reject } = Promise.withResolvers<never>();
-  const late = () => reject(new BlobsUnavailableError(`Blobs took over ${BLOBS_DEADLINE_MS} ms: ${what}`));
-  const timer = setTimeout(late, BLOBS_DEADLINE_MS);
+  let settled = false;
+  const giveUp = () => {
+    if (!settled) reject(new BlobsUnavailableError(`Blobs took over ${BLOBS_DEADLINE_MS} ms: ${what}`));
+  };
+  // After a stall (a starved process), expired timers run before the answers that came meanwhile are
+  // read: setImmediate decides after them (https://nodejs.org/en/learn/asynchronous-work/event-loop-timers-and-nexttick).
+  const timer = setTimeout(() => setImmediate(giveUp), BLOBS_DEADLINE_MS);
   // https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency: the next request reads this write.
   // Promise.try: a store that cannot be opened (no Blobs context) fails this call, not the timer later.
   const attempt = Promise.try(() => call(getStore({ name, consistency: 'strong' })));
@@ -38,6 +43,7 @@ async function guarded<T>(what: string, name: StoreName, call: (store: ReturnTyp
     if (error instanceof BlobsUnavailableError) throw error;
     throw new BlobsUnavailableError(`Blobs failed: ${what}: ${(error as Error).message}`, { cause: error });
   } finally {
+    settled = true;
     clearTimeout(timer);
   }
 }

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getStore } from '@netlify/blobs';
@@ -85,5 +87,39 @@ describe('the Blobs module during an outage', () => {
     await expect(readRecord('jobs', 'y', Record)).rejects.toThrow(/took over/);
     // Bounded by the deadline rather than by the client's retries.
     expect(Date.now() - started).toBeLessThan(BLOBS_DEADLINE_MS * 3);
+  }, 20_000);
+});
+
+describe('the Blobs module in a process that stalled', () => {
+  it('reads an answer that came during a stall before it gives the call up', async () => {
+    // The store in a process of its own, so that it answers while this one is stalled; it says when
+    // a request came, and answers 100 ms later.
+    const store = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('node:http').createServer((req, res) => { console.log('request'); setTimeout(() => res.end('{"n":1}'), 100); })
+          .listen(0, '127.0.0.1', function () { console.log(this.address().port); });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const lines = store.stdout.setEncoding('utf8');
+    const nextLine = async () => String((await once(lines, 'data'))[0]).trim();
+    const previous = process.env.NETLIFY_BLOBS_CONTEXT;
+    try {
+      const url = `http://127.0.0.1:${await nextLine()}`;
+      process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
+        JSON.stringify({ siteID: 's', token: 't', edgeURL: url, uncachedEdgeURL: url }),
+      ).toString('base64');
+      const read = readRecord('jobs', 'stalled', Record);
+      expect(await nextLine()).toBe('request');
+      // This process does nothing past the deadline, as one starved by a busy machine.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, BLOBS_DEADLINE_MS + 500);
+      await expect(read).resolves.toEqual({ n: 1 });
+    } finally {
+      if (previous === undefined) delete process.env.NETLIFY_BLOBS_CONTEXT;
+      else process.env.NETLIFY_BLOBS_CONTEXT = previous;
+      store.kill();
+    }
   }, 20_000);
 });

@@ -255,9 +255,13 @@ async function check(batch: FuzzRequest[]): Promise<void> {
   }
   const wrong = outcomes.filter((outcome) => outcome.problems.length > 0);
   if (wrong.length > 0) {
-    // A 5xx is explained in the server's log (a Blobs call given up, an upstream down).
+    // A 5xx is explained in the server's log (a Blobs call given up, an upstream down): its first
+    // Blobs failure says why, the lines after it what followed.
+    const output = site.output();
+    const failure = output.search(/Blobs (took over|failed|gate failed)/);
+    const firstFailure = failure === -1 ? Math.max(0, output.length - 3000) : Math.max(0, failure - 500);
     const log = wrong.some(({ status }) => status >= 500)
-      ? `\n\nIts output ends with:\n${site.output().slice(-3000)}`
+      ? `\n\nIts output from the first Blobs failure (or its last 3,000 characters):\n${output.slice(firstFailure, firstFailure + 3000)}`
       : '';
     throw new Error(
       wrong
