@@ -19,10 +19,17 @@ export type RateLimit = { name: string; limit: number; windowMs: number };
 
 const SlotSchema = z.object({ at: z.int(), pending: z.optional(z.boolean()) });
 
-/** A pending slot older than this belongs to a request that died; it counts as a hit. */
-const PENDING_MAX_MS = 10_000;
-/** An attempt waits this long for pending ones to be decided, looking again after 25 ms, doubling to 250. */
-const PENDING_WAIT_MS = 5_000;
+/**
+ * A pending slot older than this belongs to a request that died, and counts as a hit: Netlify stops
+ * a synchronous function at 60 s (https://docs.netlify.com/build/functions/configuration).
+ */
+const PENDING_MAX_MS = 60_000;
+/**
+ * An attempt waits this long for pending ones to be decided, looking again after 25 ms, doubling to
+ * 250: a burst on a busy instance may take seconds per request (each Blobs call may wait up to 12 s).
+ * Half the limit above leaves the other half for the request's own work.
+ */
+const PENDING_WAIT_MS = 30_000;
 
 // Clients are kept as a salted hash: the limiter needs to tell them apart, not to know them.
 const clientKey = (client: string) => hash('sha256', `site-api:${clientIdentity(client)}`).slice(0, 32);
@@ -89,7 +96,7 @@ export async function hitRateLimit(rule: RateLimit, client: string, now = Date.n
 /**
  * Takes one attempt whose outcome is not known yet, or throws 429: `confirm()` keeps it as a hit,
  * `release()` gives it back. With every slot held by attempts still being decided it waits (up
- * to 5 s) rather than refuse: the owner's phone may send a burst.
+ * to 30 s) rather than refuse: the owner's phone may send a burst.
  */
 export async function reserveAttempt(
   rule: RateLimit,
