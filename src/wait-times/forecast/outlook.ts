@@ -20,10 +20,10 @@ export type Blend = readonly [BlendRow, ...BlendRow[]];
 export const BLEND: Blend = [
   { horizon: 0, chained: 1, usual: 0, sharpen: 1 },
   { horizon: 30, chained: 1, usual: 0, sharpen: 1 },
-  { horizon: 60, chained: 1.14, usual: 0.14, sharpen: 0 },
-  { horizon: 120, chained: 0.91, usual: 0.33, sharpen: 0 },
-  { horizon: 240, chained: 0.79, usual: 0.4, sharpen: 0 },
-  { horizon: 360, chained: 0.72, usual: 0.42, sharpen: 0 },
+  { horizon: 60, chained: 1.07, usual: 0.11, sharpen: 0 },
+  { horizon: 120, chained: 0.92, usual: 0.25, sharpen: 0 },
+  { horizon: 240, chained: 0.82, usual: 0.3, sharpen: 0 },
+  { horizon: 360, chained: 0.75, usual: 0.32, sharpen: 0 },
 ];
 /** A chained change within ±2 minutes is noise; beyond, the slow running medians lag, so it counts 1.3 times. */
 const SHARPEN = { deadZone: 2, gain: 1.3 } as const;

@@ -24,7 +24,7 @@ const LEVEL_BAND = { ratio: 0.2, minutes: 5 } as const;
 /** In band widths off the level: where a far band's median stands, and how far the change goes on growing. */
 const FAR_BAND_WIDTHS = { median: 2, beyond: 3 } as const;
 /** Median step per observation in units of the slot's spread (at least 2 minutes); warm-up steps are larger. */
-const MEDIAN_STEP = 0.02;
+const MEDIAN_STEP = 0.05;
 const WARM_UP_STEP = 0.3;
 const MIN_SPREAD = 2;
 const INITIAL_SPREAD = 5;

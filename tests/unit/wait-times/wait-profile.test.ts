@@ -128,7 +128,8 @@ describe('updateProfile', () => {
   it.each([
     // [observations of a steady +15, lowest and highest expected change]: cautious early, exact later
     [MIN_OBSERVATIONS, 3, 8],
-    [40, 6, 12],
+    [20, 6, 12],
+    [40, 14.5, 15.5],
     [400, 14.5, 15.5],
   ])('after %i observations of a steady climb of 15 expects between %d and %d', (count, low, high) => {
     const change = expectedChange(teach(emptyProfile(), 30, Array(count).fill(15)), '1', 30, NINE_AM);
