@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { BlobsServer } from '@netlify/blobs/server';
+import { BlobsTurns } from './blobs-turns.mts';
 
 /**
  * Netlify's Blobs server on `<dataDir>/blobs` behind the gate below, wired through NETLIFY_BLOBS_CONTEXT
@@ -26,8 +27,8 @@ export async function startBlobsServer(dataDir: string): Promise<{ stop(): Promi
  * Netlify applies a conditional write atomically and its ETag names a value; the BlobsServer checks
  * and writes with awaits between (20 concurrent `onlyIfNew` all win), dates ETags by mtime, sends none
  * on reads, and cuts a list short when a file vanishes under it. So the gate runs one key's writes and
- * deletes one at a time and a store's lists never beside them, decides `If-None-Match: *` and
- * `If-Match` itself, and answers the value's hash as every ETag.
+ * deletes one at a time and never beside a list that would walk over them (blobs-turns.mts), decides
+ * `If-None-Match: *` and `If-Match` itself, and answers the value's hash as every ETag.
  */
 export async function startGatedBlobs(options: {
   directory: string;
@@ -40,19 +41,7 @@ export async function startGatedBlobs(options: {
   const backend = `http://127.0.0.1:${(await blobs.start()).port}`;
   /** The ETag of each key's value (null: none), as the gate last wrote or read it in the key's turn. */
   const etags = new Map<string, string | null>();
-  /** Each store's newest group: changes (each key's in turn) or lists; a group starts when the last ends. */
-  const groups = new Map<string, { lists: boolean; start: Promise<unknown>; running: Map<unknown, Promise<void>> }>();
-  const inTurn = <T,>(store: string, key: string | null, work: () => Promise<T>): Promise<T> => {
-    const [last, lists, slot] = [groups.get(store), key === null, key ?? {}];
-    const group =
-      last?.lists === lists ? last : { lists, start: Promise.all(last?.running.values() ?? []), running: new Map() };
-    groups.set(store, group);
-    const run = Promise.all([group.start, group.running.get(slot)]).then(work);
-    const done = run.then(noop, noop);
-    group.running.set(slot, done);
-    done.then(() => group.running.get(slot) === done && group.running.delete(slot));
-    return run;
-  };
+  const turns = new BlobsTurns();
   const forward = (req: http.IncomingMessage, target: string, method: string, body?: Uint8Array<ArrayBuffer>) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers))
@@ -73,12 +62,11 @@ export async function startGatedBlobs(options: {
     const { method = 'GET' } = req;
     const url = new URL(req.url ?? '/', backend);
     const key = url.pathname; // `/site/store/key…`: site stores only (no deploy store, no region)
-    const [site, name, ...rest] = key.split('/').slice(1);
-    const store = `/${site}/${name}`;
+    const rest = key.split('/').slice(3);
     const body = new Uint8Array(Buffer.concat(await req.toArray()));
     if (rest.join('/') !== '' && (method === 'PUT' || method === 'DELETE')) {
       // A delete carries no condition (the client has none), so it only takes its turn.
-      const [status, etag] = await inTurn(store, key, async (): Promise<[number, string?]> => {
+      const [status, etag] = await turns.change(key, async (): Promise<[number, string?]> => {
         const { 'if-none-match': ifNoneMatch, 'if-match': ifMatch } = req.headers;
         const current = ifNoneMatch || ifMatch ? await etagOf(req, key) : null;
         if ((ifNoneMatch === '*' && current !== null) || (ifMatch !== undefined && ifMatch !== current)) return [412];
@@ -92,7 +80,8 @@ export async function startGatedBlobs(options: {
     }
     if (rest.length === 0 && method === 'GET') {
       // Each listed blob with its value's ETag; a key deleted meanwhile is left out.
-      const [status, page] = await inTurn(store, null, async () => {
+      const prefix = `${key}/${url.searchParams.get('prefix') ?? ''}`;
+      const [status, page] = await turns.list(prefix, async () => {
         const listed = await forward(req, url.pathname + url.search, 'GET');
         const page = (await listed.json().catch(() => ({}))) as { blobs?: { key: string; etag: string | null }[] };
         for (const blob of page.blobs ?? []) blob.etag = await etagOf(req, `${key}/${blob.key}`).catch(() => null);
@@ -131,8 +120,6 @@ export async function startGatedBlobs(options: {
 /** The gate decides the conditions itself, and each connection is its own. */
 const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'if-match', 'if-none-match']);
 const NOT_RETURNED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'etag']);
-
-const noop = () => {};
 
 /**
  * A request to the BlobsServer, sent again (twice at most) when its connection was reset before an
