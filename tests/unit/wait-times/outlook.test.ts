@@ -281,8 +281,8 @@ describe('one model for the forecast and the outlook', () => {
     const times = halfHoursBetween(from, Date.UTC(2024, 4, 1, 16), 'UTC');
     const context = { profile, timeZone: 'UTC', at: from, parkRatio: 1, hours: null };
     const { outlook, bestTime } = rideOutlookOf(context, { id: '1', wait: 60 }, times);
-    expect(outlook.slice(5)).toEqual([40, 40, 40, 40, 40, 40]);
-    expect(bestTime).toEqual({ at: Date.UTC(2024, 4, 1, 15, 30), wait: 40 });
+    expect(outlook.slice(5)).toEqual([45, 45, 45, 45, 45, 45]);
+    expect(bestTime).toEqual({ at: Date.UTC(2024, 4, 1, 15, 30), wait: 45 });
   });
 
   it('gives a closed ride no outlook even where its usual day is known', async () => {
