@@ -56,6 +56,8 @@ export function row(date: string, type: string, opens: string, closes: string, t
 export const SYNTHETIC_DAYS = {
   normal: (date: string, zone: string) => [row(date, 'OPERATING', '09:00', '21:00', zone)],
   short: (date: string, zone: string) => [row(date, 'OPERATING', '09:00', '17:30', zone)],
+  /** Open around the clock: a park the smoke's recorder run finds open whatever the hour. */
+  allDay: (date: string, zone: string) => [row(date, 'OPERATING', '00:00', '00:00+1', zone)],
   extendedEvening: (date: string, zone: string) => [
     row(date, 'TICKETED_EVENT', '07:30', '08:00', zone, 'Early Entry'),
     row(date, 'OPERATING', '08:00', '23:00', zone),

@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { localDateOf } from '../src/wait-times/day/park-day.ts';
+import { findPark } from '../src/wait-times/parks.ts';
 import { freePort } from './fake-http-server.mts';
+import { syntheticSchedule } from './fake-park-hours.mts';
 import { startFakeQueueTimes } from './fake-queue-times.mts';
 import { CLI, cliEnvironment, copyProject, ensureCli, PATH, ROOT, run } from './netlify-cli.mts';
 
@@ -44,6 +47,13 @@ const warnings = (log: string) =>
 ensureCli();
 const copy = await copyProject();
 const upstream = await startFakeQueueTimes();
+// The smoke runs the recorder, which polls only parks open now: Volcano Bay opens around the clock
+// here (SYNTHETIC), so that run finds a park to poll whatever the hour CI runs at.
+const volcanoBay = findPark('volcano-bay');
+if (volcanoBay) {
+  const today = localDateOf(Date.now(), volcanoBay.timezone);
+  upstream.schedules[volcanoBay.themeParksWikiId] = syntheticSchedule(volcanoBay, today, 'allDay');
+}
 let serve: ChildProcess | undefined;
 let status = 1;
 try {
