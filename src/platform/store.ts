@@ -37,7 +37,11 @@ async function guarded<T>(what: string, name: StoreName, call: (store: ReturnTyp
   if (Date.now() < unavailableUntil) throw new BlobsUnavailableError(`Blobs unavailable (cooling down): ${what}`);
   const started = Date.now();
   const { promise: deadline, reject } = Promise.withResolvers<never>();
-  let [timer, settled, since] = [undefined as NodeJS.Timeout | undefined, false, performance.eventLoopUtilization()];
+  let timer: NodeJS.Timeout | undefined;
+  // A decision already queued in setImmediate when the call settles must not reject after it.
+  let settled = false;
+  /** Event-loop utilization at the last look: how busy this process was since. */
+  let since = performance.eventLoopUtilization();
   const decide = () => {
     if (settled) return;
     const now = Date.now();
