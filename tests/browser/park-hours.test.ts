@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import type { WaitHistory } from '../../src/wait-times/day/history-schemas.ts';
 import type { ParkHours } from '../../src/wait-times/hours/park-hours-schemas.ts';
+import { axeViolations } from '../support/axe.ts';
 
 /**
  * The park's hours on a park page: one line above the table ("Open 9:00–21:00 · closes in 1 h 20
@@ -114,7 +114,7 @@ test.describe('a reader in Paris, six hours ahead of the park', () => {
     const text = `Open ${clock(opensAt)}–${clock(closesAt)} park time · closes in 1 h 20 min`;
     await expect(shown(page)).toHaveText(text);
     expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     // The two credits follow each other from the keyboard.

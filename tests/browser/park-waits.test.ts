@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type Request, type TestInfo, test } from '@playwright/test';
 import type { WaitTimes } from '../../src/wait-times/wait-times-schemas.ts';
+import { axeViolations } from '../support/axe.ts';
 import { EMBEDDER_PORT, PARK_WITH_HISTORY } from '../support/browser-harness.ts';
 import { steerUpstream } from '../support/upstream-control.ts';
 
@@ -328,11 +328,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await page.goto(`/parks/${PARK_WITH_HISTORY}/`);
     await expect(widget(page)).toHaveAttribute('state', 'ready');
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.goto('/parks/');
     await expect(page.getByRole('link', { name: 'EPCOT' })).toHaveAttribute('href', '/parks/epcot/');
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 }
 

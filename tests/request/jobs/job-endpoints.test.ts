@@ -41,53 +41,47 @@ const getJson = async (site: ServedSite, pathname: string, init: RequestInit = {
   return { response, body: response.status === 304 || init.method === 'HEAD' ? null : await response.json() };
 };
 
-describe.each(['/api/publish-status', '/api/professional-network-status', '/api/recorder-status', '/api/photo-feed'])(
-  'the HTTP surface of %s',
-  (pathname) => {
-    let site: ServedSite;
-    beforeAll(async () => {
-      site = await startServedSite();
-    });
-    afterAll(() => site.stop());
-
-    it('answers JSON any origin may read, with an ETag that answers If-None-Match with 304', async () => {
-      const { response } = await getJson(site, pathname);
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
-      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-      const etag = response.headers.get('etag');
-      expect(etag).toMatch(/^"[\w-]+"$/);
-      const again = await fetch(`${site.url}${pathname}`, { headers: { 'If-None-Match': etag ?? '' } });
-      expect(again.status).toBe(304);
-    });
-
-    it('answers HEAD like GET without a body, and OPTIONS with the allowed methods', async () => {
-      const head = await fetch(`${site.url}${pathname}`, { method: 'HEAD' });
-      expect(head.status).toBe(200);
-      expect(await head.text()).toBe('');
-      const options = await fetch(`${site.url}${pathname}`, { method: 'OPTIONS' });
-      expect(options.status).toBe(204);
-      expect(options.headers.get('allow')).toBe(ALLOW);
-      expect(options.headers.get('access-control-allow-origin')).toBe('*');
-    });
-
-    it.each(['POST', 'PUT', 'DELETE'])('answers %s with 405 and Allow', async (method) => {
-      const { response, body } = await getJson(site, pathname, { method });
-      expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe(ALLOW);
-      expect(body).toEqual({ error: 'method not allowed' });
-    });
-  },
-);
-
 describe('with nothing configured', () => {
   let site: ServedSite;
   beforeAll(async () => {
     site = await startServedSite({ clock: true });
   });
   afterAll(() => site.stop());
+
+  describe.each(['/api/publish-status', '/api/professional-network-status', '/api/recorder-status', '/api/photo-feed'])(
+    'the HTTP surface of %s',
+    (pathname) => {
+      it('answers JSON any origin may read, with an ETag that answers If-None-Match with 304', async () => {
+        const { response } = await getJson(site, pathname);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(response.headers.get('access-control-allow-origin')).toBe('*');
+        expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+        expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+        const etag = response.headers.get('etag');
+        expect(etag).toMatch(/^"[\w-]+"$/);
+        const again = await fetch(`${site.url}${pathname}`, { headers: { 'If-None-Match': etag ?? '' } });
+        expect(again.status).toBe(304);
+      });
+
+      it('answers HEAD like GET without a body, and OPTIONS with the allowed methods', async () => {
+        const head = await fetch(`${site.url}${pathname}`, { method: 'HEAD' });
+        expect(head.status).toBe(200);
+        expect(await head.text()).toBe('');
+        const options = await fetch(`${site.url}${pathname}`, { method: 'OPTIONS' });
+        expect(options.status).toBe(204);
+        expect(options.headers.get('allow')).toBe(ALLOW);
+        expect(options.headers.get('access-control-allow-origin')).toBe('*');
+      });
+
+      it.each(['POST', 'PUT', 'DELETE'])('answers %s with 405 and Allow', async (method) => {
+        const { response, body } = await getJson(site, pathname, { method });
+        expect(response.status).toBe(405);
+        expect(response.headers.get('allow')).toBe(ALLOW);
+        expect(body).toEqual({ error: 'method not allowed' });
+      });
+    },
+  );
 
   it.each([
     [

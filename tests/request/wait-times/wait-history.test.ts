@@ -13,14 +13,14 @@ import { type ServedSite, startServedSite } from '../../support/served-site.ts';
 
 /**
  * GET /api/wait-times/history against the built server over a simulated evening: the server's
- * clock jumps to 21:00 UTC and moves on in 5-minute steps to 02:00 UTC; at every step the
+ * clock jumps to 21:30 UTC and moves on in 5-minute steps to 01:05 UTC; at every step the
  * recorder (record-waits, run here on the same Blobs store and clock, the two parks open all
  * evening) records, then the live waits and the day of both parks are asked for. Paris starts a new local day in that window (22:00 or
  * 23:00 UTC); Anaheim's day (from 07:00 or 08:00 UTC) runs across midnight UTC unbroken.
  */
 
 const MINUTE = 60_000;
-const STEPS = 60; // 5 hours
+const STEPS = 44; // 3 hours 35 minutes
 const LA = findPark('alphaland');
 const PARIS = findPark('alphaland-paris');
 if (!LA || !PARIS) throw new Error('parks missing');
@@ -68,9 +68,9 @@ beforeAll(async () => {
   blobs = await startLocalBlobs();
   dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-history-'));
   site = await startServedSite({ env: siteEnv(), clock: true, dataDir });
-  // The next 21:00 UTC at least a few minutes away.
+  // The next 21:30 UTC at least a few minutes away.
   const now = Date.now();
-  let start = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate(), 21);
+  let start = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate(), 21, 30);
   if (start < now + 5 * MINUTE) start += 24 * 60 * MINUTE;
   offset = start - now;
   await site.advanceClock(offset);
@@ -88,7 +88,7 @@ beforeAll(async () => {
     await site.advanceClock(5 * MINUTE);
     offset += 5 * MINUTE;
   }
-}, 600_000); // 60 steps: under a minute here alone, several times that beside another suite
+}, 600_000); // 44 steps: under a minute here alone, several times that beside another suite
 afterAll(async () => {
   await site?.stop();
   await blobs?.stop();
