@@ -7,7 +7,13 @@ import { cellsOf } from './posted-waits.ts';
  * (`touringplans_metadata.csv`, one row per park day, 181 columns found by name). The window read
  * is the one including Extra Magic Hours, `xxEMHOPEN`–`xxEMHCLOSE`: the rides post waits through
  * them (docs/wait-times.md, "Forecasting"); on days without them it equals `xxOPEN`–`xxCLOSE`.
+ * On a ticketed party's evening the file puts the party in `xxEMHCLOSE` too, but the park closed to
+ * day guests at `xxCLOSE`, and ThemeParks.wiki lists the party as a `TICKETED_EVENT` beside the
+ * day: production's day ends at `xxCLOSE`, and so does the backtest's.
  */
+
+/** `xxeventN` codes of ticketed evening parties: Mickey's Not-So-Scary Halloween Party, Mickey's Very Merry Christmas Party. */
+const TICKETED_PARTIES = ['mnsshp', 'mvmcp'];
 
 /** The four parks by TouringPlans' column prefixes: Magic Kingdom, EPCOT, Hollywood Studios, Animal Kingdom. */
 export const WDW_PARKS = ['MK', 'EP', 'HS', 'AK'] as const;
@@ -38,14 +44,21 @@ export function parseParkHours(text: string, timeZone: string): { hours: ParkHou
     return index;
   };
   const dateColumn = column('DATE');
-  const windows = WDW_PARKS.map((park) => ({ park, open: column(`${park}EMHOPEN`), close: column(`${park}EMHCLOSE`) }));
+  const windows = WDW_PARKS.map((park) => ({
+    park,
+    open: column(`${park}EMHOPEN`),
+    close: column(`${park}EMHCLOSE`),
+    regularClose: column(`${park}CLOSE`),
+    events: column(`${park}eventN`),
+  }));
   const hours: ParkHoursTable = { MK: new Map(), EP: new Map(), HS: new Map(), AK: new Map() };
   let skipped = 0;
   for (const cells of rows) {
     const date = isoDateOf(cells[dateColumn] ?? '');
-    for (const { park, open, close } of windows) {
+    for (const { park, open, close, regularClose, events } of windows) {
+      const party = (cells[events] ?? '').split('|').some((event) => TICKETED_PARTIES.includes(event));
       const opensAt = date && unixOf(date, cells[open] ?? '', timeZone);
-      const closesAt = date && unixOf(date, cells[close] ?? '', timeZone);
+      const closesAt = date && unixOf(date, cells[party ? regularClose : close] ?? '', timeZone);
       if (date && opensAt && closesAt && closesAt > opensAt) hours[park].set(date, { opensAt, closesAt });
       else skipped++;
     }

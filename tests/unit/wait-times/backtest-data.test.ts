@@ -34,12 +34,18 @@ describe('parsePostedWaits on the 2018 layout (TouringPlans.com)', () => {
 
 describe('parseParkHours (TouringPlans.com park metadata)', () => {
   // Real rows of touringplans_metadata.csv cut to the columns read (and one regular-hours column
-  // the parser must not take): MK's Extra Magic Hours 7:00–27:00 on 30 Dec 2017 against regular 8:00–25:00.
-  const header = 'DATE,MKOPEN,MKEMHOPEN,MKEMHCLOSE,EPEMHOPEN,EPEMHCLOSE,HSEMHOPEN,HSEMHCLOSE,AKEMHOPEN,AKEMHCLOSE';
+  // the parser must not take): MK's Extra Magic Hours 7:00–27:00 on 30 Dec 2017 against regular
+  // 8:00–25:00; the regular closings and events follow the EMH windows.
+  const header =
+    'DATE,MKOPEN,MKEMHOPEN,MKEMHCLOSE,EPEMHOPEN,EPEMHCLOSE,HSEMHOPEN,HSEMHCLOSE,AKEMHOPEN,AKEMHCLOSE,' +
+    'MKCLOSE,EPCLOSE,HSCLOSE,AKCLOSE,MKeventN,EPeventN,HSeventN,AKeventN';
   const rows = [
-    '12/30/2017,8:00,7:00,27:00,8:00,22:30,9:00,22:00,8:00,22:00',
-    '11/04/2018,9:00,7:45,22:00,9:00,21:00,9:00,22:00,9:00,20:00', // clocks went back at 02:00
-    '03/11/2018,8:00,8:00,23:00,9:00,21:00,8:00,21:00,8:00,22:00', // clocks went forward at 02:00
+    '12/30/2017,8:00,7:00,27:00,8:00,22:30,9:00,22:00,8:00,22:00,25:00,22:30,22:00,22:00,mkhol,,,',
+    '11/04/2018,9:00,7:45,22:00,9:00,21:00,9:00,22:00,9:00,20:00,22:00,21:00,22:00,20:00,emm,epfw,,', // clocks went back at 02:00
+    '03/11/2018,8:00,8:00,23:00,9:00,21:00,8:00,21:00,8:00,22:00,23:00,21:00,21:00,22:00,,,,', // clocks went forward at 02:00
+    // A party evening: the park closed to day guests at 18:00; the file's EMH columns run to the party's end.
+    '09/14/2018,9:00,8:00,24:00,9:00,21:00,9:00,21:00,9:00,20:00,18:00,21:00,21:00,20:00,mnsshp,epfw,,',
+    '12/14/2018,9:00,8:00,24:00,9:00,21:00,9:00,21:00,9:00,20:00,18:00,21:00,21:00,20:00,emm|mvmcp,,,',
   ];
   const { hours, skipped } = parseParkHours([header, ...rows].join('\r\n'), EASTERN);
 
@@ -49,8 +55,11 @@ describe('parseParkHours (TouringPlans.com park metadata)', () => {
     ['AK', '2018-11-04', '2018-11-04 09:00', '2018-11-04 20:00'], // EST
     ['MK', '2018-11-04', '2018-11-04 07:45', '2018-11-04 22:00'],
     ['HS', '2018-03-11', '2018-03-11 08:00', '2018-03-11 21:00'], // EDT
+    ['MK', '2018-09-14', '2018-09-14 08:00', '2018-09-14 18:00'], // the Halloween party is not the public day
+    ['MK', '2018-12-14', '2018-12-14 08:00', '2018-12-14 18:00'], // nor the Christmas party
+    ['EP', '2018-09-14', '2018-09-14 09:00', '2018-09-14 21:00'], // a festival changes nothing
   ] as const)(
-    '%s on %s opens at %s and closes at %s, Eastern, Extra Magic Hours included',
+    '%s on %s opens at %s and closes at %s, Eastern, Extra Magic Hours included, ticketed parties not',
     (park, date, opens, closes) => {
       expect(hours[park].get(date)).toEqual({ opensAt: eastern(opens), closesAt: eastern(closes) });
     },
@@ -80,7 +89,7 @@ describe('parseParkHours (TouringPlans.com park metadata)', () => {
   });
 
   it('refuses a file without a column it needs, naming it', () => {
-    expect(() => parseParkHours('DATE,MKEMHOPEN,MKEMHCLOSE\n', EASTERN)).toThrow(/"EPEMHOPEN"/);
+    expect(() => parseParkHours('DATE,MKEMHOPEN,MKEMHCLOSE,MKCLOSE,MKeventN\n', EASTERN)).toThrow(/"EPEMHOPEN"/);
   });
 });
 
