@@ -4,8 +4,8 @@ import { buffer } from 'node:stream/consumers';
 
 /**
  * `node scripts/side-by-side.mts <script> …`: runs the npm scripts at once and fails if any fails.
- * Used by `npm test`, where each step alone leaves one of the two cores idle for much of its time
- * (type checking and linting are single-threaded; the served tiers mostly wait on their servers).
+ * Used by `npm test`, where each step alone leaves one of the two cores idle for part of its time
+ * (type checking and linting are single-threaded; each served tier has moments of waiting).
  * The first script's output streams; the others' is held back until each ends and then printed in
  * order, so the logs never interleave.
  */

@@ -13,7 +13,8 @@ async function serve() {
   const mismatch = buildSiteMismatch(root, config.SITE_URL);
   if (mismatch) throw new Error(mismatch);
   const { HOST: host, PORT: port, SITE_URL: siteUrl } = config;
-  return startSite({ host, port, siteUrl, dataDir: path.resolve(root, config.DATA_DIR), root });
+  const schedules = config.LOCAL_SCHEDULES === 'on';
+  return startSite({ host, port, siteUrl, dataDir: path.resolve(root, config.DATA_DIR), root, schedules });
 }
 
 function fail(error: Error): never {

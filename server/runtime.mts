@@ -13,7 +13,15 @@ import { createContext, loadFunctions, matchFunction, scheduleFunctions } from '
 import { headersFor, loadHeaderRules, loadPageHeaders, sendFile, staticFiles } from './static-files.mts';
 
 type AstroHandler = (req: http.IncomingMessage, res: http.ServerResponse, next: undefined, locals: object) => void;
-type SiteOptions = { host: string; port: number; siteUrl: string; dataDir: string; root: string };
+type SiteOptions = {
+  host: string;
+  port: number;
+  siteUrl: string;
+  dataDir: string;
+  root: string;
+  /** Whether this process runs the scheduled functions on their schedules (LOCAL_SCHEDULES). */
+  schedules?: boolean;
+};
 export type RunningSite = Awaited<ReturnType<typeof startSite>>;
 
 /** What a prerendered file answers to: it is read, never written. */
@@ -30,7 +38,7 @@ const errorAnswer = (status: number, error: string, headers: Record<string, stri
  * netlify/functions by their own `config`, static files with netlify.toml's headers, then Astro's
  * on-demand routes through the Node adapter's handler; Blobs is an embedded store.
  */
-export async function startSite({ host, port, siteUrl, dataDir, root }: SiteOptions) {
+export async function startSite({ host, port, siteUrl, dataDir, root, schedules = true }: SiteOptions) {
   const entry = path.join(root, 'dist/server/entry.mjs');
   if (!existsSync(entry)) throw new Error(`No build at ${entry}: run \`npm run build\` (or \`npm start\`) first.`);
   const blobs = await startBlobsServer(dataDir);
@@ -88,10 +96,12 @@ export async function startSite({ host, port, siteUrl, dataDir, root }: SiteOpti
     });
   });
   server.keepAliveTimeout = 5_000;
-  const jobs = scheduleFunctions(functions, siteUrl, waitUntil);
+  const jobs = schedules ? scheduleFunctions(functions, siteUrl, waitUntil) : [];
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`,
+    /** The scheduled functions this process runs. */
+    scheduled: schedules ? functions.filter((fn) => fn.config.schedule).map((fn) => fn.name) : [],
     async close() {
       for (const job of jobs) job.stop();
       await new Promise<void>((resolve) => {

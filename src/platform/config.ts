@@ -51,6 +51,9 @@ export const EnvironmentSchema = z.object({
   PARK_HOURS_UPSTREAM_URL: baseUrl('https://api.themeparks.wiki/v1'),
   // `off`: the scheduled recorder (netlify/functions/record-waits.mts) asks nothing; visitors' requests still do.
   WAIT_TIMES_RECORDER: z._default(z.enum(['on', 'off']), 'on'),
+  // `off`: `npm start` and `npm run serve` run no scheduled function themselves (another instance or
+  // `npm run job` from cron does); Netlify runs them by its own schedule whatever this says.
+  LOCAL_SCHEDULES: z._default(z.enum(['on', 'off']), 'on'),
   // Sent as `Authorization: Bearer <token>`, so it must be an RFC 6750 b64token.
   LOCATION_TOKEN: optional(
     z

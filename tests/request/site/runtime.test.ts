@@ -84,6 +84,20 @@ describe('the local runtime', () => {
     expect(text).not.toContain('boom');
   });
 
+  it('runs no scheduled function with LOCAL_SCHEDULES=off (schedules: false), and names those it runs', async () => {
+    expect(site.scheduled).toEqual(['ticker']);
+    const quiet = await startSite({
+      host: '127.0.0.1',
+      port: 0,
+      siteUrl: 'http://localhost:4321',
+      dataDir: path.join(root, '.data-quiet'),
+      root,
+      schedules: false,
+    });
+    await quiet.close();
+    expect(quiet.scheduled).toEqual([]);
+  });
+
   it('runs a scheduled function on its own config.schedule with a next_run body', async () => {
     const runs = () => (globalThis as { tickerRuns?: { next_run: string }[] }).tickerRuns ?? [];
     await eventually(() => runs().length >= 1, 5_000);
