@@ -69,16 +69,17 @@ export function scheduledInvocation(
 
 /**
  * Runs each scheduled function on its `config.schedule`, as Netlify invokes it, so a self-hosted
- * site retries its contact outbox and runs its jobs on its own.
+ * site retries its contact outbox and runs its jobs on its own; each job with its function's name.
  */
 export function scheduleFunctions(functions: LoadedFunction[], siteUrl: string, waitUntil: Context['waitUntil']) {
   return functions.flatMap((fn) => {
     const { schedule } = fn.config;
     if (!schedule) return [];
     const onError = (error: unknown) => console.error(`Function ${fn.name} failed:`, error);
-    return new Cron(schedule, { timezone: 'UTC', protect: true, catch: onError }, async (job: Cron) => {
-      const invocation = scheduledInvocation(fn.name, { siteUrl, nextRun: job.nextRun(), waitUntil });
+    const job = new Cron(schedule, { timezone: 'UTC', protect: true, catch: onError }, async (self: Cron) => {
+      const invocation = scheduledInvocation(fn.name, { siteUrl, nextRun: self.nextRun(), waitUntil });
       await (await fn.handler(...invocation)).body?.cancel();
     });
+    return [{ name: fn.name, job }];
   });
 }

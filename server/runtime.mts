@@ -101,9 +101,9 @@ export async function startSite({ host, port, siteUrl, dataDir, root, schedules 
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`,
     /** The scheduled functions this process runs. */
-    scheduled: schedules ? functions.filter((fn) => fn.config.schedule).map((fn) => fn.name) : [],
+    scheduled: jobs.map(({ name }) => name),
     async close() {
-      for (const job of jobs) job.stop();
+      for (const { job } of jobs) job.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
