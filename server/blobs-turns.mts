@@ -1,12 +1,9 @@
 /**
- * When the local Blobs gate (blobs.mts) lets a change or a list reach Netlify's BlobsServer. A
- * change (write or delete) of a key waits for the key's earlier changes and for the lists under
- * way that would walk over it; a list waits for the changes under way of keys it would walk over.
- * Anything else runs side by side: other keys, other prefixes, lists beside lists. What a list
- * walks over: the BlobsServer lists a prefix by reading every folder on the way to it and every
- * folder under it, and looking at each entry there; a write's temporary file sits beside its key.
- * So a change meets a list when its key begins with the prefix, or its folder lies on the way. A
- * newcomer waits only for what is already under way, so neither side can starve.
+ * When the local Blobs gate (blobs.mts) lets a change or a list reach the store. A change (write or
+ * delete) of a key waits for the key's earlier changes and for the lists under way that include the
+ * key; a list waits for the changes under way of keys it includes, so the ETag it reads for each is
+ * the value's own. Anything else runs side by side: other keys, other prefixes, lists beside lists.
+ * A newcomer waits only for what is already under way, so neither side can starve.
  */
 export class BlobsTurns {
   /** Each busy key's last change in line; the entry goes when the key is idle. */
@@ -35,8 +32,7 @@ export class BlobsTurns {
   }
 }
 
-/** Whether a list of `prefix` looks at `key` or at its folder's other entries (`a/b/c` is in `a/b/`). */
-export const meets = (key: string, prefix: string) =>
-  key.startsWith(prefix) || prefix.startsWith(key.slice(0, key.lastIndexOf('/') + 1));
+/** Whether a list of `prefix` includes `key`. */
+export const meets = (key: string, prefix: string) => key.startsWith(prefix);
 
 const noop = () => {};

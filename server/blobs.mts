@@ -1,4 +1,5 @@
 import { hash as digest, randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -27,8 +28,8 @@ export async function startBlobsServer(dataDir: string): Promise<{ stop(): Promi
  * Netlify applies a conditional write atomically and its ETag names a value; the BlobsServer checks
  * and writes with awaits between (20 concurrent `onlyIfNew` all win), dates ETags by mtime, sends none
  * on reads, and cuts a list short when a file vanishes under it. So the gate runs one key's writes and
- * deletes one at a time and never beside a list that would walk over them (blobs-turns.mts), decides
- * `If-None-Match: *` and `If-Match` itself, and answers the value's hash as every ETag.
+ * deletes one at a time and never beside a list of them (blobs-turns.mts), decides `If-None-Match: *`
+ * and `If-Match` itself, answers the value's hash as every ETag, and lists keys itself (`listKeys`).
  */
 export async function startGatedBlobs(options: {
   directory: string;
@@ -80,15 +81,16 @@ export async function startGatedBlobs(options: {
     }
     if (rest.length === 0 && method === 'GET') {
       // Each listed blob with its value's ETag; a key deleted meanwhile is left out.
-      const prefix = `${key}/${url.searchParams.get('prefix') ?? ''}`;
-      const [status, page] = await turns.list(prefix, async () => {
-        const listed = await forward(req, url.pathname + url.search, 'GET');
-        const page = (await listed.json().catch(() => ({}))) as { blobs?: { key: string; etag: string | null }[] };
-        for (const blob of page.blobs ?? []) blob.etag = await etagOf(req, `${key}/${blob.key}`).catch(() => null);
-        if (page.blobs) page.blobs = page.blobs.filter((blob) => blob.etag !== null);
-        return [listed.status, page] as const;
+      const prefix = url.searchParams.get('prefix') ?? '';
+      const listed = await turns.list(`${key}/${prefix}`, async () => {
+        const blobs = [];
+        for (const name of await listKeys(path.join(directory, 'entries', key), prefix)) {
+          const etag = await etagOf(req, `${key}/${name}`).catch(() => null);
+          if (etag !== null) blobs.push({ key: name, etag });
+        }
+        return { blobs, directories: [] };
       });
-      return res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(page));
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
     }
     // A read (HEAD too) carries its value's ETag, as `getWithMetadata().etag` does on Netlify.
     const read = await forward(req, url.pathname + url.search, 'GET');
@@ -115,6 +117,23 @@ export async function startGatedBlobs(options: {
       await blobs.stop();
     },
   };
+}
+
+/**
+ * The keys of a store's folder that begin with `prefix` (Linux and macOS keep a key as its path).
+ * The BlobsServer walks from the store's root, awaiting a stat of every entry on the way, each in
+ * turn: hundreds for one client's rate limit on a busy day. This reads the prefix's own folder only,
+ * and leaves out the dot-named temporary files that writes rename into keys.
+ */
+async function listKeys(storeFolder: string, prefix: string): Promise<string[]> {
+  const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+  const entries = await readdir(path.join(storeFolder, folder), { recursive: true, withFileTypes: true }).catch(
+    (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)),
+  );
+  return entries
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+    .map((entry) => path.relative(storeFolder, path.join(entry.parentPath, entry.name)))
+    .filter((name) => name.startsWith(prefix));
 }
 
 /** The gate decides the conditions itself, and each connection is its own. */

@@ -102,6 +102,27 @@ describe('lists on the local store, as on Netlify', () => {
   });
 });
 
+describe('a list’s prefix on the local store, as on Netlify', () => {
+  const keys = ['p/x/1', 'p/x/2/deep', 'p/xy', 'q/1'];
+  beforeAll(async () => {
+    const store = getStore({ name: 'prefixes', consistency: 'strong' });
+    for (const key of keys) await store.set(key, key);
+  });
+
+  it.each([
+    ['', keys],
+    ['p/', ['p/x/1', 'p/x/2/deep', 'p/xy']],
+    ['p/x', ['p/x/1', 'p/x/2/deep', 'p/xy']],
+    ['p/x/', ['p/x/1', 'p/x/2/deep']],
+    ['p/x/2/deep', ['p/x/2/deep']],
+    ['p/y/', []],
+    ['none/', []],
+  ])('lists under %o exactly the keys that begin with it', async (prefix, expected) => {
+    const { blobs } = await getStore({ name: 'prefixes', consistency: 'strong' }).list({ prefix });
+    expect(blobs.map((blob) => blob.key).sort()).toEqual([...expected].sort());
+  });
+});
+
 describe('the gate’s requests to the local server', () => {
   // A kept-alive connection the server closes just as a request goes out is reset: under load it
   // happened a few times per run and, answered 502, cost the client a 5 s retry past the deadline.

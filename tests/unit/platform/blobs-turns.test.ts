@@ -30,14 +30,13 @@ describe('the local Blobs gate’s turns', () => {
     [{ change: '/s/location/pin/a' }, { change: '/s/location/pin/a' }, false],
     [{ change: '/s/location/pin/a' }, { change: '/s/location/pin/b' }, true],
     [{ change: '/s/location/pin/a' }, { change: '/s/rate-limits/pin/a' }, true],
-    // A list waits for a change it would walk over, and a change for such a list.
+    // A list waits for a change of a key it includes, and a change for such a list.
     [{ change: '/s/location/pin/a' }, { list: '/s/location/pin/' }, false],
     [{ list: '/s/location/pin/' }, { change: '/s/location/pin/a' }, false],
     [{ list: '/s/location/' }, { change: '/s/location/pin/deep/a' }, false],
-    // A key in a folder the walk reads on its way: its temporary file sits there.
-    [{ change: '/s/location/top' }, { list: '/s/location/pin/' }, false],
-    [{ list: '/s/rate/x/client/' }, { change: '/s/rate/x/other' }, false],
-    // Lists beside lists, and beside changes they never look at.
+    // Lists beside lists, and beside changes of keys they do not include.
+    [{ change: '/s/location/top' }, { list: '/s/location/pin/' }, true],
+    [{ list: '/s/rate/x/client/' }, { change: '/s/rate/x/other' }, true],
     [{ list: '/s/location/pin/' }, { list: '/s/location/pin/' }, true],
     [{ list: '/s/rate/x/client/' }, { change: '/s/rate/x/other/slot-0' }, true],
     [{ change: '/s/location/pin/a' }, { list: '/s/location/fixes/' }, true],
@@ -67,8 +66,8 @@ describe('the local Blobs gate’s turns', () => {
   it.each([
     ['/s/a/b/c', '/s/a/b/', true],
     ['/s/a/b/c', '/s/a/', true],
-    ['/s/a/b', '/s/a/b/c/', true],
-    ['/s/a/bc', '/s/a/b/', true],
+    ['/s/a/bc', '/s/a/b', true],
+    ['/s/a/bc', '/s/a/b/', false],
     ['/s/a/b/c/d', '/s/a/b/x', false],
     ['/s/x/b/c', '/s/a/', false],
   ])('a change of %s meets a list of %s: %s', (key, prefix, expected) => {
