@@ -1,9 +1,10 @@
 /**
  * When the local Blobs gate (blobs.mts) lets a change or a list reach the store. A change (write or
- * delete) of a key waits for the key's earlier changes and for the lists under way that include the
- * key; a list waits for the changes under way of keys it includes, so the ETag it reads for each is
- * the value's own. Anything else runs side by side: other keys, other prefixes, lists beside lists.
- * A newcomer waits only for what is already under way, so neither side can starve.
+ * delete) of a key waits for the key's earlier changes and for the lists under way that read its
+ * folder; a list waits for the changes under way in the folder it reads (the prefix's, and those
+ * under it), so it meets no write's temporary file and reads each key's ETag in the key's turn.
+ * Anything else runs side by side: other keys, other folders, lists beside lists. A newcomer waits
+ * only for what is already under way, so neither side can starve.
  */
 export class BlobsTurns {
   /** Each busy key's last change in line; the entry goes when the key is idle. */
@@ -32,7 +33,7 @@ export class BlobsTurns {
   }
 }
 
-/** Whether a list of `prefix` includes `key`. */
-export const meets = (key: string, prefix: string) => key.startsWith(prefix);
+/** Whether a list of `prefix` reads the folder of `key` (`a/b/c` is in the folder of `a/b/x`). */
+export const meets = (key: string, prefix: string) => key.startsWith(prefix.slice(0, prefix.lastIndexOf('/') + 1));
 
 const noop = () => {};

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { BlobsServer } from '@netlify/blobs/server';
+import { BlobsServer, Operation } from '@netlify/blobs/server';
 import { BlobsTurns } from './blobs-turns.mts';
 
 /**
@@ -82,6 +82,7 @@ export async function startGatedBlobs(options: {
     if (rest.length === 0 && method === 'GET') {
       // Each listed blob with its value's ETag; a key deleted meanwhile is left out.
       const prefix = url.searchParams.get('prefix') ?? '';
+      onRequest?.({ type: Operation.LIST, url: `${url.pathname}${url.search}` });
       const listed = await turns.list(`${key}/${prefix}`, async () => {
         const blobs = [];
         for (const name of await listKeys(path.join(directory, 'entries', key), prefix)) {
@@ -122,8 +123,8 @@ export async function startGatedBlobs(options: {
 /**
  * The keys of a store's folder that begin with `prefix` (Linux and macOS keep a key as its path).
  * The BlobsServer walks from the store's root, awaiting a stat of every entry on the way, each in
- * turn: hundreds for one client's rate limit on a busy day. This reads the prefix's own folder only,
- * and leaves out the dot-named temporary files that writes rename into keys.
+ * turn: hundreds for one client's rate limit on a busy day. This reads the prefix's own folder only.
+ * No write's temporary file is there: a list waits for the changes in that folder (blobs-turns.mts).
  */
 async function listKeys(storeFolder: string, prefix: string): Promise<string[]> {
   const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
@@ -131,7 +132,7 @@ async function listKeys(storeFolder: string, prefix: string): Promise<string[]> 
     (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)),
   );
   return entries
-    .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+    .filter((entry) => entry.isFile())
     .map((entry) => path.relative(storeFolder, path.join(entry.parentPath, entry.name)))
     .filter((name) => name.startsWith(prefix));
 }

@@ -30,11 +30,12 @@ describe('the local Blobs gate’s turns', () => {
     [{ change: '/s/location/pin/a' }, { change: '/s/location/pin/a' }, false],
     [{ change: '/s/location/pin/a' }, { change: '/s/location/pin/b' }, true],
     [{ change: '/s/location/pin/a' }, { change: '/s/rate-limits/pin/a' }, true],
-    // A list waits for a change of a key it includes, and a change for such a list.
+    // A list waits for a change in the folder it reads, and a change for such a list.
     [{ change: '/s/location/pin/a' }, { list: '/s/location/pin/' }, false],
     [{ list: '/s/location/pin/' }, { change: '/s/location/pin/a' }, false],
     [{ list: '/s/location/' }, { change: '/s/location/pin/deep/a' }, false],
-    // Lists beside lists, and beside changes of keys they do not include.
+    [{ change: '/s/location/pin/b' }, { list: '/s/location/pin/a' }, false],
+    // Lists beside lists, and beside changes in folders they do not read.
     [{ change: '/s/location/top' }, { list: '/s/location/pin/' }, true],
     [{ list: '/s/rate/x/client/' }, { change: '/s/rate/x/other' }, true],
     [{ list: '/s/location/pin/' }, { list: '/s/location/pin/' }, true],
@@ -68,7 +69,8 @@ describe('the local Blobs gate’s turns', () => {
     ['/s/a/b/c', '/s/a/', true],
     ['/s/a/bc', '/s/a/b', true],
     ['/s/a/bc', '/s/a/b/', false],
-    ['/s/a/b/c/d', '/s/a/b/x', false],
+    ['/s/a/b/c/d', '/s/a/b/x', true],
+    ['/s/a/b', '/s/a/b/c/', false],
     ['/s/x/b/c', '/s/a/', false],
   ])('a change of %s meets a list of %s: %s', (key, prefix, expected) => {
     expect(meets(key, prefix)).toBe(expected);
