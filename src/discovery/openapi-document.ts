@@ -20,26 +20,37 @@ import {
   SECURITY_SCHEMES,
   TAGS,
 } from '../platform/openapi-vocabulary.ts';
+import { waitHistoryExample } from '../wait-times/day/history-example.ts';
 import { waitHistoryPaths } from '../wait-times/day/history-openapi.ts';
+import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
 import { parkHoursPaths } from '../wait-times/hours/park-hours-openapi.ts';
 import { waitTimesPaths } from '../wait-times/wait-times-openapi.ts';
 
 /** Every area's paths; each area of the API adds its paths file here. */
-const PATHS: Record<string, JsonObject> = {
+const pathsOf = (historyExample?: WaitHistory): Record<string, JsonObject> => ({
   ...waitTimesPaths,
-  ...waitHistoryPaths,
+  ...waitHistoryPaths(historyExample),
   ...parkHoursPaths,
   ...locationPaths,
   ...contactPaths,
   ...jobPaths,
   ...photoFeedPaths,
-};
+});
+
+/** The description's title and version. */
+const INFO = { title: 'site-api', version: '1.3.0' } as const;
+
+/**
+ * What the API catalog needs of the description (title, version, paths), for a live request: without
+ * the schemas and the history example, which block the process for most of a second.
+ */
+export const openApiOutline = () => ({ info: INFO, paths: pathsOf() as OpenApiDocument['paths'] });
 
 /**
  * The OpenAPI 3.1 description of the API, from the zod schemas the code validates with, so the two cannot drift;
  * `siteUrl` is the server URL (the prerendered /docs/openapi.json carries the SITE_URL of the build).
  */
-export function buildOpenApiDocument(siteUrl: string): OpenApiDocument {
+export async function buildOpenApiDocument(siteUrl: string): Promise<OpenApiDocument> {
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
@@ -48,15 +59,14 @@ export function buildOpenApiDocument(siteUrl: string): OpenApiDocument {
     delete schema.$schema;
     delete schema.$id;
   }
-  const paths = withCatalogLink(PATHS);
+  const paths = withCatalogLink(pathsOf(await waitHistoryExample()));
   // The shared headers the paths refer to (the vocabulary holds more).
   const referenced = JSON.stringify(paths);
   const headers = Object.entries(HEADERS).filter(([name]) => referenced.includes(`"#/components/headers/${name}"`));
   return {
     openapi: '3.1.0',
     info: {
-      title: 'site-api',
-      version: '1.3.0',
+      ...INFO,
       summary: 'Live theme-park wait times and small utility endpoints of a personal website.',
       description: [
         'The public JSON API behind a personal website. Anonymous: no keys, no registration; only `POST /api/location` (the owner updating the travel pin) needs a bearer token.',

@@ -5,7 +5,7 @@ import {
   DISCOVERY_CACHE_CONTROL,
   siteLink,
 } from '../../discovery/api-catalog.ts';
-import { buildOpenApiDocument } from '../../discovery/openapi-document.ts';
+import { openApiOutline } from '../../discovery/openapi-document.ts';
 import { getConfig } from '../../platform/config.ts';
 import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 
@@ -16,7 +16,7 @@ export const prerender = false;
 export const { GET, HEAD, OPTIONS, ALL } = publicJsonRoutes(async () => {
   const siteUrl = getConfig().SITE_URL;
   return {
-    body: buildApiCatalog(siteUrl, buildOpenApiDocument(siteUrl)),
+    body: buildApiCatalog(siteUrl, openApiOutline()),
     headers: {
       'Content-Type': API_CATALOG_CONTENT_TYPE,
       'Cache-Control': DISCOVERY_CACHE_CONTROL,

@@ -6,4 +6,4 @@ import { respond } from '../../platform/http.ts';
 // Generated at build time from the schemas, served as a static file.
 export const prerender = true;
 
-export const GET: APIRoute = () => respond({ json: buildOpenApiDocument(getConfig().SITE_URL) });
+export const GET: APIRoute = async () => respond({ json: await buildOpenApiDocument(getConfig().SITE_URL) });

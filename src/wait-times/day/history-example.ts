@@ -32,7 +32,7 @@ const SHOWN_HOURS = {
   ],
 };
 
-/** Runs the forecaster over a week of samples, once per process: history-openapi.ts awaits it as its module loads. */
+/** Runs the forecaster over a week of samples: for the whole description only (openapi-document.ts), built with the site. */
 export async function waitHistoryExample(): Promise<WaitHistory> {
   const park = findPark('animal-kingdom');
   if (!park) throw new Error('animal-kingdom is missing from the park table');

@@ -1,8 +1,12 @@
 import type { JsonObject } from '../../platform/openapi-vocabulary.ts';
 import { parkGet } from '../wait-times-openapi.ts';
-import { waitHistoryExample } from './history-example.ts';
+import type { WaitHistory } from './history-schemas.ts';
 
-export const waitHistoryPaths: Record<string, JsonObject> = {
+/**
+ * The history path, with `example` (history-example.ts) where the whole description is built: the
+ * example takes most of a second of CPU, which the API catalog, built on demand, does without.
+ */
+export const waitHistoryPaths = (example?: WaitHistory): Record<string, JsonObject> => ({
   '/api/wait-times/history': parkGet({
     operationId: 'getWaitHistory',
     summary: "Today at one park: each ride's waits so far against its usual day, and the crowd level",
@@ -15,7 +19,7 @@ export const waitHistoryPaths: Record<string, JsonObject> = {
     ok: {
       description: 'The park day so far, rides sorted by name.',
       schemaId: 'WaitHistory',
-      example: await waitHistoryExample(),
+      example,
     },
   }),
-};
+});

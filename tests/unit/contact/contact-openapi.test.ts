@@ -6,7 +6,7 @@ import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts
 
 type Json = Record<string, unknown>;
 
-const document = buildOpenApiDocument('https://site.example') as {
+const document = (await buildOpenApiDocument('https://site.example')) as {
   paths: Record<string, Record<string, Json>>;
   components: { schemas: Record<string, Json> };
 };

@@ -19,11 +19,12 @@ import {
   paragraphsOf,
   typeLabel,
 } from '../../../src/discovery/api-reference.ts';
-import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts';
+import { buildOpenApiDocument, openApiOutline } from '../../../src/discovery/openapi-document.ts';
 import { BASE_HEADERS } from '../../../src/platform/http.ts';
 import { PARKS } from '../../../src/wait-times/parks.ts';
 
 const SITE = 'https://site.example.test';
+const DOCUMENT = await buildOpenApiDocument(SITE);
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 describe('the API catalog (RFC 9727)', () => {
@@ -32,8 +33,12 @@ describe('the API catalog (RFC 9727)', () => {
     paths,
   });
 
+  it('is the same from the outline the endpoint serves it from as from the whole description', () => {
+    expect(buildApiCatalog(SITE, openApiOutline())).toEqual(buildApiCatalog(SITE, DOCUMENT));
+  });
+
   it('AC-7, AC-8: describes the API at /api/ with its OpenAPI description, docs and agent skills, and the MCP endpoint with its docs, as absolute URLs', () => {
-    const document = buildOpenApiDocument(SITE);
+    const document = DOCUMENT;
     const catalog = buildApiCatalog(SITE, document);
     const apiPaths = Object.keys(document.paths).filter((pathname) => pathname.startsWith('/api/'));
     expect(apiPaths).toContain('/api/wait-times');
@@ -265,7 +270,7 @@ describe('the static headers of netlify.toml', () => {
 });
 
 describe('the reference page helpers', () => {
-  const document = buildOpenApiDocument(SITE);
+  const document = DOCUMENT;
   const operations = operationsOf(document);
 
   it('list every operation of the document', () => {

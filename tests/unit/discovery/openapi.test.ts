@@ -9,7 +9,7 @@ import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
 import { type OpenApi, OpenApiValidator, pointer } from '../../support/openapi-validator.ts';
 
 const SITE = 'https://site.example.test';
-const document = buildOpenApiDocument(SITE);
+const document = await buildOpenApiDocument(SITE);
 const validator = new OpenApiValidator(document as unknown as OpenApi);
 const operations = validator.operations();
 

@@ -8,7 +8,7 @@ type Operation = {
   responses: Record<string, { content?: Record<string, { schema: { $ref: string }; example?: unknown }> }>;
 };
 
-const document = buildOpenApiDocument('https://example.com') as unknown as {
+const document = (await buildOpenApiDocument('https://example.com')) as unknown as {
   paths: Record<string, { get: Operation }>;
   components: { schemas: Record<string, unknown> };
 };

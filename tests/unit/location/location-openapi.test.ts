@@ -5,7 +5,7 @@ import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts
 import { locationFixture } from '../../support/location-fixtures.ts';
 
 const SITE = 'https://site.example';
-const document = buildOpenApiDocument(SITE) as unknown as {
+const document = (await buildOpenApiDocument(SITE)) as unknown as {
   paths: Record<string, Record<string, Record<string, unknown>>>;
   components: { securitySchemes: Record<string, unknown> };
   security: unknown[];

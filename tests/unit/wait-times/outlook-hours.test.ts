@@ -92,8 +92,10 @@ describe('the outlook respects the day: from now (or opening) to closing, and no
   });
 });
 
+const DOCUMENT = await buildOpenApiDocument('https://site.example.test');
+
 describe('GET /api/wait-times/history after closing', () => {
-  const validator = new OpenApiValidator(buildOpenApiDocument('https://site.example.test') as unknown as OpenApi);
+  const validator = new OpenApiValidator(DOCUMENT as unknown as OpenApi);
   const park = { slug: 'alphaland', timezone: 'UTC' } as const;
   const samples = [at('20:50'), at('21:10')].map((time, index) => ({ at: time, waits: { 1: index ? null : 20 } }));
   const day = addSamples(emptyDay(DATE), samples, { 1: 'Peak ride' });

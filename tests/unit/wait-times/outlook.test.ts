@@ -23,7 +23,7 @@ import { halfHour } from '../../support/wait-profile.ts';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-const validator = new OpenApiValidator(buildOpenApiDocument('https://site.example.test') as unknown as OpenApi);
+const validator = new OpenApiValidator((await buildOpenApiDocument('https://site.example.test')) as unknown as OpenApi);
 const LA = { slug: 'alphaland', timezone: 'America/Los_Angeles' } as const;
 const PARIS = { slug: 'alphaland-paris', timezone: 'Europe/Paris' } as const;
 const NAMES = { 1: 'Peak ride', 2: 'Flat ride' };
