@@ -32,7 +32,8 @@ beforeAll(async () => {
     encoding: 'utf8',
   });
   build = { status: result.status, output: `${result.stdout}${result.stderr}` };
-});
+  // About 20 s on a quiet machine; beside a second clone's `npm test` it once took over 3 minutes.
+}, 600_000);
 afterAll(() => rm(copy, { recursive: true, force: true }));
 
 interface UserFunction {
