@@ -37,6 +37,9 @@ const pathsOf = (historyExample?: WaitHistory): Record<string, JsonObject> => ({
   ...photoFeedPaths,
 });
 
+/** The history example, run once per process (a build asks for the description twice). */
+let historyExample: Promise<WaitHistory> | undefined;
+
 /** The description's title and version. */
 const INFO = { title: 'site-api', version: '1.3.0' } as const;
 
@@ -59,7 +62,8 @@ export async function buildOpenApiDocument(siteUrl: string): Promise<OpenApiDocu
     delete schema.$schema;
     delete schema.$id;
   }
-  const paths = withCatalogLink(pathsOf(await waitHistoryExample()));
+  historyExample ??= waitHistoryExample();
+  const paths = withCatalogLink(pathsOf(await historyExample));
   // The shared headers the paths refer to (the vocabulary holds more).
   const referenced = JSON.stringify(paths);
   const headers = Object.entries(HEADERS).filter(([name]) => referenced.includes(`"#/components/headers/${name}"`));
