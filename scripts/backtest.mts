@@ -24,7 +24,7 @@ import {
  * leave one park out over the four Walt Disney World parks, and the queue-times log in
  * fixtures/queue-times-log/. With FILEs: they form one park, TouringPlans.com `*.csv`
  * (posted-waits.ts) or `*.jsonl` day logs (day-log.ts), split in time into training and validation.
- * `--hours`: TouringPlans.com's park metadata CSV (park-hours.ts), the hours given to the outlook.
+ * `--hours`: TouringPlans.com's park metadata CSV (park-hours.ts), each day's hours as production knows them.
  */
 
 const QUEUE_TIMES_LOG = {
@@ -75,10 +75,9 @@ async function everyPark(): Promise<void> {
 Leave one park out: for each park, BLEND is fitted on the training days of the three others and the
 park is replayed from its first day, learning as production does; it is scored on its validation
 days, the last ${percent(1 - trainShare)} of its park days (a day starts at 04:00, ${WDW_TIME_ZONE}).\n`);
-  const { folds, tallies } = await leaveOneParkOut(parks, {
+  const { folds, tally: folded } = await leaveOneParkOut(parks, {
     trainShare,
     horizons: HORIZONS,
-    withHours: hours !== undefined,
     log: (line) => console.info(line),
   });
   console.info('\nBLEND per fold (horizon: chained / park-scaled usual; 0 and 30 minutes as shipped):');
@@ -88,11 +87,8 @@ days, the last ${percent(1 - trainShare)} of its park days (a day starts at 04:0
       `  ${park.name}: ${rows.map(({ horizon, chained, usual }) => `${horizon}: ${chained} / ${usual}`).join(', ')}`,
     );
   }
-  console.info(
-    `\n${leaveOneParkOutReport(folds, tallies.withoutHours, 'Leave one park out, without park hours (production today)')}`,
-  );
-  if (hours)
-    console.info(leaveOneParkOutReport(folds, tallies.withHours, 'Leave one park out, with the published hours'));
+  const title = hours ? 'with the published hours (production)' : 'without park hours (the hours unknown)';
+  console.info(`\n${leaveOneParkOutReport(folds, folded, `Leave one park out, ${title}`)}`);
   const log = parkOfDayLog(parseDayLog(readFileSync(QUEUE_TIMES_LOG.file, 'utf8')));
   const { days, tally } = await replay(log, { timeZone: QUEUE_TIMES_LOG.timeZone, trainShare, horizons: HORIZONS });
   console.info(`## Europa-Park, ${dayRange(days.validation)} (fixtures/queue-times-log; ${QUEUE_TIMES_CREDIT})
@@ -133,14 +129,9 @@ ${percent(trainShare)}, ${days.training.length} days; validation = the rest, ${d
       );
     }
   } else {
-    for (const [tally, label] of [
-      [run.tally, parkHours ? ', without park hours' : ''],
-      [run.hoursTally, ', with the published hours'],
-    ] as const) {
-      if (!tally) continue;
-      console.info(splitReport(tally, 'validation', `VALIDATION (never tuned on)${label}`, days.validation));
-      console.info(splitReport(tally, 'training', `Training${label}`, days.training));
-    }
+    const label = parkHours ? ', with the published hours' : '';
+    console.info(splitReport(run.tally, 'validation', `VALIDATION (never tuned on)${label}`, days.validation));
+    console.info(splitReport(run.tally, 'training', `Training${label}`, days.training));
     printCellsNote();
   }
   console.info(`${park.rides.length} rides; ${park.samples.length} park samples replayed.`);

@@ -29,7 +29,7 @@ export interface BacktestPark {
   name: string;
   series: ParkSeries;
   timeZone: string;
-  /** The park's published hours by park day; absent: not known. */
+  /** The park's published hours by park day, given to the replay as production knows them; absent: not known. */
   hours?: ReadonlyMap<string, DayHours> | undefined;
 }
 
@@ -45,33 +45,31 @@ const FIT_HORIZONS = [60, 120, 240, 360];
 
 export async function leaveOneParkOut(
   parks: readonly BacktestPark[],
-  options: { trainShare: number; horizons: readonly number[]; withHours: boolean; log: (line: string) => void },
+  options: { trainShare: number; horizons: readonly number[]; log: (line: string) => void },
 ) {
   // Each park's training days once, gathering BLEND's fit rows; its validation days go on from there.
   const replays = new Map<BacktestPark, ParkReplay>();
   for (const park of parks) {
     const started = performance.now();
     const replayed = new ParkReplay(park.series, { timeZone: park.timeZone, trainShare: options.trainShare });
-    const hours = options.withHours ? park.hours : undefined;
+    const { hours } = park;
     replays.set(park, await replayed.run('training', { horizons: FIT_HORIZONS, fitOnly: true, hours }));
     options.log(`${park.name}: training days replayed (BLEND's fit rows) in ${seconds(started)}.`);
   }
   const folds: Fold[] = [];
-  const tallies = { withoutHours: new Tally(), withHours: new Tally() };
+  const tally = new Tally();
   for (const park of parks) {
     const started = performance.now();
     const tuning = parks.filter((other) => other !== park);
     const blend = blendFittedOn(tuning.map((other) => replays.get(other)?.fitRows ?? new Map()));
     const replayed = replays.get(park);
     if (!replayed) continue;
-    const hours = options.withHours ? park.hours : undefined;
-    await replayed.run('validation', { horizons: options.horizons, blend, hours });
+    await replayed.run('validation', { horizons: options.horizons, blend, hours: park.hours });
     folds.push({ park, tunedOn: tuning.map(({ code }) => code), blend, days: replayed.days });
-    copyPooled(replayed.tally, tallies.withoutHours, park.name, options.horizons);
-    if (hours) copyPooled(replayed.hoursTally, tallies.withHours, park.name, options.horizons);
+    copyPooled(replayed.tally, tally, park.name, options.horizons);
     options.log(`${park.name}: validation days replayed and scored in ${seconds(started)}.`);
   }
-  return { folds, tallies };
+  return { folds, tally };
 }
 
 /** BLEND with the rows from 60 minutes on fitted on `rows` (one map per tuning park), 0 and 30 as shipped. */

@@ -108,8 +108,8 @@ export interface Scoring {
   /** The outlook's BLEND, when not the shipped one (leave one park out fits one per fold). */
   blend?: Blend;
   /**
-   * The park's hours by park day (`parkDayOf`): the best time is checked a second time with them in
-   * the context (`hoursTally`; a day without counts as hours unknown, as production).
+   * The park's hours by park day (`parkDayOf`), as production knows them: they choose the profile
+   * (the kind of day), teach each ride's closing and bound the outlook (a day without: hours unknown).
    */
   hours?: ReadonlyMap<string, DayHours> | undefined;
 }
@@ -121,7 +121,6 @@ export interface Scoring {
 export class ParkReplay {
   readonly days: { training: string[]; validation: string[] };
   readonly tally = new Tally();
-  readonly hoursTally = new Tally();
   readonly fitRows = new Map<number, [number, number, number][]>();
   private readonly history = memoryHistory();
   private readonly openedAt = new Map<string, number>();
@@ -160,28 +159,21 @@ export class ParkReplay {
         this.nextCheckAt.clear();
       }
       const hours = scoring.hours?.get(day) ?? null;
-      // The recorder learns each ride's closing from the day's hours, as production's does.
+      // As production's recorder: the day's hours choose the profile and teach each ride's closing.
       const { profile } = await recordSample(this.history, sample, timeZone, { hours });
       const latest = Object.entries(sample.waits).map(([id, wait]) => ({ id, wait }));
       const moment = { profile, timeZone, at: sample.at };
-      const context: ForecastContext = { ...moment, hours: null, parkRatio: parkRatioOf(moment, latest) };
+      const context: ForecastContext = { ...moment, hours, parkRatio: parkRatioOf(moment, latest) };
       if (scoring.blend) context.blend = scoring.blend;
       for (const ride of this.park.rides) {
         const wait = sample.waits[ride.id];
-        if (wait !== null && wait !== undefined)
-          this.score(split, context, ride, wait, { ...scoring, dayHours: hours });
+        if (wait !== null && wait !== undefined) this.score(split, context, ride, wait, scoring);
       }
     }
     return this;
   }
 
-  private score(
-    split: Split,
-    context: ForecastContext,
-    ride: RideSeries,
-    wait: number,
-    scoring: Scoring & { dayHours: DayHours | null },
-  ): void {
+  private score(split: Split, context: ForecastContext, ride: RideSeries, wait: number, scoring: Scoring): void {
     const { profile, timeZone, at, parkRatio } = context;
     const opened = this.openedAt.get(ride.id) ?? at;
     this.openedAt.set(ride.id, opened);
@@ -205,16 +197,12 @@ export class ParkReplay {
         usualUnknown: Number(usual === null),
       };
       this.tally.add(split, ride.name, [`${segment} ${horizon}`, `all ${horizon}`], sums);
-      if (scoring.hours) this.hoursTally.add(split, ride.name, [`${segment} ${horizon}`, `all ${horizon}`], sums);
     }
     // Best time: at the ride's first open sample of the day, then at the first open one of each later hour.
     if (scoring.fitOnly || at < (this.nextCheckAt.get(ride.id) ?? opened)) return;
     this.nextCheckAt.set(ride.id, opened + HOUR * (Math.floor((at - opened) / HOUR) + 1));
     const check = bestTimeCheck(context, ride, wait);
     if (check) this.tally.add(split, ride.name, ['best time'], check);
-    if (!scoring.hours) return;
-    const withHours = bestTimeCheck({ ...context, hours: scoring.dayHours }, ride, wait);
-    if (withHours) this.hoursTally.add(split, ride.name, ['best time'], withHours);
   }
 }
 
@@ -226,5 +214,5 @@ export async function replay(park: ParkSeries, options: ReplayOptions & Scoring)
     scoring,
   );
   const { days, tally, fitRows } = replayed;
-  return { days, tally, fitRows, hoursTally: scoring.hours ? replayed.hoursTally : undefined };
+  return { days, tally, fitRows };
 }

@@ -1,5 +1,6 @@
 import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../platform/store.ts';
+import { type DayKind, dayKindOf } from './forecast/day-kind.ts';
 import type { DayHours } from './forecast/outlook.ts';
 import { learnClosings } from './forecast/ride-closing.ts';
 import { boundProfile, emptyProfile, updateProfile } from './forecast/wait-profile.ts';
@@ -23,7 +24,10 @@ export const MAX_SAMPLES_PER_PARK = 60;
 /** At most this many not-yet-learned samples are learned in one go (catching up after a gap). */
 export const MAX_LEARN_PER_SAMPLE = 12;
 
-/** One park's history samples and forecaster profile: Blobs in the service, memory in the backtest. */
+/**
+ * One park's history samples and its forecaster profiles, one per kind of day (day-kind.ts; the
+ * usual one when not named): Blobs in the service, memory in the backtest.
+ */
 export interface ParkHistory {
   writeSample(sample: HistorySample): Promise<void>;
   /** Times of the stored samples, ascending. */
@@ -31,8 +35,17 @@ export interface ParkHistory {
   /** The samples at these times; missing ones are left out. */
   readSamples(times: readonly number[]): Promise<HistorySample[]>;
   deleteSamples(times: readonly number[]): Promise<void>;
-  readProfile(): Promise<WaitProfile | null>;
-  writeProfile(profile: WaitProfile): Promise<void>;
+  readProfile(kind?: DayKind): Promise<WaitProfile | null>;
+  writeProfile(profile: WaitProfile, kind?: DayKind): Promise<void>;
+}
+
+/**
+ * The profile for a kind of day: until it has learned from a day of its own it is the usual one,
+ * so a park's first early-closing day starts from what its other days taught (one more read, once).
+ */
+export async function readDayProfile(history: ParkHistory, kind: DayKind): Promise<WaitProfile | null> {
+  const own = await history.readProfile(kind);
+  return own ?? (kind === 'usual' ? null : history.readProfile('usual'));
 }
 
 /** What a new sample brings: the sample about 30 minutes older (for trend) and the profile. */
@@ -79,9 +92,9 @@ export function unlearnedTimes(times: readonly number[], learnedThrough: number)
 }
 
 /**
- * Records a sample, prunes the history, learns from every sample the profile has not learned yet
- * (and, given the park's `hours` today, when each ride closes against the park: ride-closing.ts),
- * and returns the sample about 30 minutes older plus the updated profile. Writing the profile and
+ * Records a sample, prunes the history, learns from every sample the profile of the day's kind has
+ * not learned yet (given the park's `hours` today: its kind, day-kind.ts, and when each ride closes
+ * against the park, ride-closing.ts), and returns the sample about 30 minutes older plus that profile. Writing the profile and
  * deleting expired samples finish after the answer with `later`.
  * Two instances at once: the profile's last writer wins, harmless as each write is a base plus the
  * samples after its `learnedThrough`, in order, so none counts twice (docs/consistency.md).
@@ -95,7 +108,8 @@ export async function recordSample(
   // Written beside the reads, so that an instance recording at the same moment may learn from it.
   const written = history.writeSample(sample);
   written.catch(() => {}); // reported with the housekeeping below
-  const [listed, stored] = await Promise.all([history.sampleTimes(), history.readProfile()]);
+  const kind = dayKindOf(hours, timeZone);
+  const [listed, stored] = await Promise.all([history.sampleTimes(), readDayProfile(history, kind)]);
   const times = [...new Set([...listed, sample.at])].sort((a, b) => a - b);
   const expired = new Set(expiredTimes(times, sample.at));
   const kept = times.filter((time) => !expired.has(time));
@@ -125,16 +139,16 @@ export async function recordSample(
   const housekeeping = () =>
     Promise.all([
       written,
-      newest !== undefined ? history.writeProfile(profile) : undefined,
+      newest !== undefined ? history.writeProfile(profile, kind) : undefined,
       expired.size > 0 ? history.deleteSamples([...expired]) : undefined,
     ]);
   await finishLater('store the wait history or profile', housekeeping, later);
   return { earlier: (earlierTime !== undefined && byTime.get(earlierTime)) || null, profile };
 }
 
-/** The sample about 30 minutes before `at` and the profile, without recording anything. */
-export async function readContext(history: ParkHistory, at: number): Promise<HistoryContext> {
-  const [times, profile] = await Promise.all([history.sampleTimes(), history.readProfile()]);
+/** The sample about 30 minutes before `at` and the profile of the day's kind, without recording anything. */
+export async function readContext(history: ParkHistory, at: number, kind: DayKind = 'usual'): Promise<HistoryContext> {
+  const [times, profile] = await Promise.all([history.sampleTimes(), readDayProfile(history, kind)]);
   const time = pickEarlierSample(times, at);
   const [earlier] = time === undefined ? [] : await history.readSamples([time]);
   return { earlier: earlier ?? null, profile };
@@ -142,9 +156,10 @@ export async function readContext(history: ParkHistory, at: number): Promise<His
 
 const prefixOf = (slug: string) => `history/${slug}/`;
 const keyOf = (slug: string, at: number) => `${prefixOf(slug)}${timeKey(at)}`;
-const profileKey = (slug: string) => `profile/${slug}`;
+const profileKey = (slug: string, kind: DayKind = 'usual') =>
+  kind === 'usual' ? `profile/${slug}` : `profile/${kind}/${slug}`;
 
-/** A park's history in the `wait-times` Blobs store: one key per sample, one for the profile. */
+/** A park's history in the `wait-times` Blobs store: one key per sample, one per kind of day's profile. */
 export function blobsHistory(slug: string): ParkHistory {
   return {
     writeSample: (sample) => writeRecord('wait-times', keyOf(slug, sample.at), HistorySampleSchema, sample),
@@ -159,12 +174,12 @@ export function blobsHistory(slug: string): ParkHistory {
         'wait-times',
         times.map((time) => keyOf(slug, time)),
       ),
-    readProfile: async () => {
-      const stored = await readRecord('wait-times', profileKey(slug), StoredWaitProfileSchema);
+    readProfile: async (kind) => {
+      const stored = await readRecord('wait-times', profileKey(slug, kind), StoredWaitProfileSchema);
       return stored && decodeWaitProfile(stored);
     },
-    writeProfile: (profile) =>
-      writeRecord('wait-times', profileKey(slug), StoredWaitProfileSchema, encodeWaitProfile(profile)),
+    writeProfile: (profile, kind) =>
+      writeRecord('wait-times', profileKey(slug, kind), StoredWaitProfileSchema, encodeWaitProfile(profile)),
   };
 }
 
@@ -174,7 +189,7 @@ export function blobsHistory(slug: string): ParkHistory {
  */
 export function memoryHistory(): ParkHistory {
   const samples = new Map<number, string>();
-  let profile: string | null = null;
+  const profiles = new Map<DayKind, string>();
   return {
     writeSample: async (sample) => {
       samples.set(sample.at, JSON.stringify(HistorySampleSchema.parse(sample)));
@@ -184,9 +199,12 @@ export function memoryHistory(): ParkHistory {
     deleteSamples: async (times) => {
       for (const time of times) samples.delete(time);
     },
-    readProfile: async () => (profile === null ? null : decodeWaitProfile(JSON.parse(profile))),
-    writeProfile: async (next) => {
-      profile = JSON.stringify(StoredWaitProfileSchema.parse(encodeWaitProfile(next)));
+    readProfile: async (kind = 'usual') => {
+      const stored = profiles.get(kind);
+      return stored === undefined ? null : decodeWaitProfile(JSON.parse(stored));
+    },
+    writeProfile: async (next, kind = 'usual') => {
+      profiles.set(kind, JSON.stringify(StoredWaitProfileSchema.parse(encodeWaitProfile(next))));
     },
   };
 }

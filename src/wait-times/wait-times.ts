@@ -12,9 +12,12 @@ import {
   writeRecord,
 } from '../platform/store.ts';
 import { recordDay } from './day/day-store.ts';
+import { type DayKind, dayKindOf } from './forecast/day-kind.ts';
 import { trendAndForecastOf } from './forecast/forecast.ts';
 import type { DayHours } from './forecast/outlook.ts';
 import type { WaitProfile } from './forecast/wait-profile-schemas.ts';
+import { parkHoursToday } from './hours/park-hours.ts';
+import type { ParkHours } from './hours/park-hours-schemas.ts';
 import {
   type HistorySample,
   type ParkSnapshot,
@@ -56,13 +59,13 @@ const relay = relayCache<Park, SnapshotRide[]>({
   storedFreshForMs: RELAY_FRESH_FOR_MS + RECORDER_MARGIN_MS,
 });
 
-/** Each park's newest snapshot time and its history context, derived once per snapshot. */
-const contexts = new Map<string, { fetchedAt: number; context: Promise<HistoryContext> }>();
+/** Each park's newest snapshot time and its history context, derived once per snapshot and kind of day. */
+const contexts = new Map<string, { fetchedAt: number; kind: DayKind; context: Promise<HistoryContext> }>();
 
 /**
- * The sample about 30 minutes before a snapshot and the profile: recorded (with the day record)
- * when this instance fetched the snapshot, else only read. Blobs failing costs trend and
- * forecast (`flat`, persistence), never the answer.
+ * The sample about 30 minutes before a snapshot and the profile of the day's kind (from `hours`):
+ * recorded (with the day record) when this instance fetched the snapshot, else only read. Blobs
+ * failing costs trend and forecast (`flat`, persistence), never the answer.
  */
 function contextOf(
   park: Park,
@@ -71,8 +74,9 @@ function contextOf(
   later: AfterAnswer | undefined,
   hours: DayHours | null = null,
 ) {
+  const kind = dayKindOf(hours, park.timezone);
   const known = contexts.get(park.slug);
-  if (known?.fetchedAt === snapshot.fetchedAt) return known.context;
+  if (known?.fetchedAt === snapshot.fetchedAt && known.kind === kind) return known.context;
   const history = blobsHistory(park.slug);
   const context = (
     fromUpstream
@@ -80,12 +84,12 @@ function contextOf(
           recordSample(history, sampleOf(snapshot), park.timezone, { later, hours }),
           finishLater(`record the day of ${park.slug}`, () => recordDay(park, snapshot), later),
         ]).then(([recorded]) => recorded)
-      : readContext(history, snapshot.fetchedAt)
+      : readContext(history, snapshot.fetchedAt, kind)
   ).catch((error: Error): HistoryContext => {
     console.warn(`Wait times (${park.slug}): could not read or record the history: ${error.message}`);
     return { earlier: null, profile: null };
   });
-  contexts.set(park.slug, { fetchedAt: snapshot.fetchedAt, context });
+  contexts.set(park.slug, { fetchedAt: snapshot.fetchedAt, kind, context });
   return context;
 }
 
@@ -93,8 +97,8 @@ function contextOf(
  * The recorder's poll of one park: claims this period's upstream request and, when it got it, writes
  * what a visitor's refresh writes (snapshot, history sample, day, profile) through the same code.
  * Null when the period was already claimed (by a visitor, another instance or an overlapping run).
- * The recorder knows today's `hours` (it polls until just after closing): the profile learns each
- * ride's closing from them; a visitor's refresh does not wait for the hours.
+ * The recorder knows today's `hours` (it polls until just after closing): they choose the profile
+ * (the kind of day) and teach each ride's closing.
  */
 export async function recordWaitTimes(park: Park, hours: DayHours | null = null): Promise<HistoryContext | null> {
   const entry = await relay.record(park);
@@ -118,14 +122,21 @@ export function parkFromQuery(value: string | null): Park {
 }
 
 /**
- * Live waits for one park with trend and forecast, and how long they may be cached. With `later`
- * (the platform's `waitUntil`) what a refresh stores for other requests finishes after the answer.
+ * Live waits for one park with trend and forecast, how long they may be cached, and the park's
+ * hours today (null: unknown), asked for meanwhile: they choose the forecaster's profile (the kind
+ * of day). With `later` (the platform's `waitUntil`) what a refresh stores for other requests
+ * finishes after the answer.
  */
-export async function getWaitTimes(park: Park, { later }: { later?: AfterAnswer | undefined } = {}) {
-  const { fetchedAt, value, fromUpstream, maxAgeSeconds, fallback } = await relay.get(park, { later });
+export async function getWaitTimes(
+  park: Park,
+  { later }: { later?: AfterAnswer | undefined } = {},
+): Promise<{ body: WaitTimes; maxAgeSeconds: number; fallback: boolean; hours: ParkHours | null }> {
+  const [relayed, hours] = await Promise.all([relay.get(park, { later }), parkHoursToday(park, { later })]);
+  const { fetchedAt, value, fromUpstream, maxAgeSeconds, fallback } = relayed;
   const snapshot = { fetchedAt, rides: value };
-  const { earlier, profile } = await contextOf(park, snapshot, fromUpstream, later);
-  return { body: waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone }), maxAgeSeconds, fallback };
+  const { earlier, profile } = await contextOf(park, snapshot, fromUpstream, later, hours);
+  const body = waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone });
+  return { body, maxAgeSeconds, fallback, hours };
 }
 
 /** By name in code-unit order: the same order on every server, whatever its locale. */

@@ -104,7 +104,7 @@ export const RideDaySchema = z
       .check(
         z.length(BUCKETS_PER_DAY),
         z.describe(
-          "The ride's usual wait in minutes for each half hour of the park's local day: index 0 is 00:00–00:29, 1 is 00:30–00:59, … 47 is 23:30–23:59 (wall clock, `timeZone`). Learned from the service's own samples over past days; null where not learned yet.",
+          "The ride's usual wait in minutes for each half hour of the park's local day: index 0 is 00:00–00:29, 1 is 00:30–00:59, … 47 is 23:30–23:59 (wall clock, `timeZone`). Learned from the service's own samples over past days of the same kind (a day the park closes by 19:00 against such days, any other day against the others); null where not learned yet.",
         ),
       ),
     outlook: z

@@ -1,5 +1,6 @@
 import type { APIContext } from 'astro';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { syntheticSchedule } from '../../../scripts/fake-park-hours.mts';
 import { type FakeQueueTimes, recordedPayload, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import * as waitTimesRoute from '../../../src/pages/api/wait-times.ts';
 import { readRecord, writeRecord } from '../../../src/platform/store.ts';
@@ -12,6 +13,7 @@ import {
   StoredWaitProfileSchema,
   type WaitProfile,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import { resetParkHoursMemory } from '../../../src/wait-times/hours/park-hours.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
 import { blobsHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
 import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/wait-times.ts';
@@ -136,6 +138,39 @@ describe('the forecast in GET /api/wait-times', () => {
     // 60 + 12.4, sharpened at 30 minutes (1.3 times beyond 2 minutes): 73.5, in 5-minute steps
     expect((await rideNamed('Test Track')).forecast).toBe(75);
     expect((await rideNamed('Frozen Ever After')).forecast).toBe(65); // nothing learned: as it is
+  });
+
+  it('answers from the profile of the day’s kind: on a day closing at 17:30, the early-closing one', async () => {
+    const climbsAtTen = (learnedThrough: number): StoredWaitProfile => ({
+      version: 1,
+      learnedThrough,
+      rides: { [TEST_TRACK]: { seen: learnedThrough, buckets: { 20: [60, 10, 0, 0, 12.4, 50, 0, 0] } } },
+    });
+    const nothingLearned: StoredWaitProfile = { version: 1, learnedThrough: TEN_AM_EASTERN - MINUTE, rides: {} };
+    await writeRecord('wait-times', `profile/${epcot.slug}`, StoredWaitProfileSchema, nothingLearned);
+    await writeRecord(
+      'wait-times',
+      `profile/early-closing/${epcot.slug}`,
+      StoredWaitProfileSchema,
+      climbsAtTen(TEN_AM_EASTERN - MINUTE),
+    );
+    const today = localDateOf(TEN_AM_EASTERN, epcot.timezone);
+    upstream.schedules[epcot.themeParksWikiId] = syntheticSchedule(epcot, today, 'normal');
+    const offline = process.env.PARK_HOURS_UPSTREAM_URL;
+    process.env.PARK_HOURS_UPSTREAM_URL = upstream.url;
+    try {
+      expect((await rideNamed('Test Track')).forecast).toBe(60); // a usual day: nothing learned
+      const usual = await profileOf();
+      resetWaitTimesMemory();
+      resetParkHoursMemory();
+      upstream.schedules[epcot.themeParksWikiId] = syntheticSchedule(epcot, today, 'short');
+      vi.setSystemTime(TEN_AM_EASTERN + 5 * MINUTE + 1000);
+      expect((await rideNamed('Test Track')).forecast).toBe(75);
+      expect(await profileOf()).toEqual(usual); // the usual one left alone
+    } finally {
+      process.env.PARK_HOURS_UPSTREAM_URL = offline;
+      resetParkHoursMemory();
+    }
   });
 
   it('falls back to persistence when the profile record is damaged, and replaces it with a sound one', async () => {

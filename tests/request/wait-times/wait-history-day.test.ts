@@ -8,6 +8,7 @@ import { listKeys, writeRecord } from '../../../src/platform/store.ts';
 import { readDay, recordDay } from '../../../src/wait-times/day/day-store.ts';
 import { DayRecordSchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { addSamples, emptyDay, localDateOf } from '../../../src/wait-times/day/park-day.ts';
+import type { DayHours } from '../../../src/wait-times/forecast/outlook.ts';
 import { type ParkSnapshot, ParkSnapshotSchema } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { findPark } from '../../../src/wait-times/parks.ts';
 import { ridesOf } from '../../../src/wait-times/queue-times.ts';
@@ -21,6 +22,7 @@ import { blobsHistory, recordSample, sampleOf } from '../../../src/wait-times/wa
  */
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 const PARIS = findPark('alphaland-paris');
 if (!PARIS) throw new Error('no alphaland-paris');
 const RIDES = ridesOf(QueueTimesParkSchema.parse(recordedPayload(PARIS.queueTimesId)));
@@ -33,10 +35,10 @@ const snapshotAt = (at: number, step = 0): ParkSnapshot => ({
 });
 
 /** What a refresh does to Blobs after a fetch (src/wait-times/wait-times.ts): the latest copy, the sample, the day. */
-const refresh = (snapshot: ParkSnapshot, slug: string) =>
+const refresh = (snapshot: ParkSnapshot, slug: string, hours: DayHours | null = null) =>
   Promise.all([
     writeRecord('wait-times', `latest/${slug}`, ParkSnapshotSchema, snapshot),
-    recordSample(blobsHistory(slug), sampleOf(snapshot), PARIS.timezone),
+    recordSample(blobsHistory(slug), sampleOf(snapshot), PARIS.timezone, { hours }),
     recordDay({ slug, timezone: PARIS.timezone }, snapshot),
   ]);
 
@@ -89,12 +91,19 @@ describe('the day record of a park', () => {
   it('keeps a whole refresh (latest copy, history sample, profile, day) within a bounded number of Blobs operations', async () => {
     const slug = 'refresh-park';
     const counts: number[] = [];
-    // 5 hours of refreshes: the 3-hour history fills, then prunes one sample per refresh.
+    const profileReads: string[][] = [];
+    // 5 hours of refreshes: the 3-hour history fills, then prunes one sample per refresh; the last
+    // hour on a day closing at 18:00, whose profile starts as the usual one (one more read, once).
+    const earlyClosing = { opensAt: MORNING - HOUR, closesAt: MORNING + 8 * HOUR };
     for (let step = 0; step < 60; step++) {
       operations.length = 0;
-      await refresh(snapshotAt(MORNING + step * 5 * MINUTE, step), slug);
+      await refresh(snapshotAt(MORNING + step * 5 * MINUTE, step), slug, step < 48 ? null : earlyClosing);
       counts.push(operations.length);
+      profileReads.push(operations.filter((operation) => /^get profile\//.test(operation)));
     }
+    expect(profileReads[47]).toEqual([`get profile/${slug}`]);
+    expect(profileReads[48]).toEqual([`get profile/early-closing/${slug}`, `get profile/${slug}`]);
+    expect(profileReads[49]).toEqual([`get profile/early-closing/${slug}`]);
     const steady = counts.slice(40);
     console.info(
       `Blobs operations per refresh: first ${counts[0]}, after 3 hours ${Math.min(...steady)}–${Math.max(...steady)}`,

@@ -102,6 +102,7 @@ describe('the wait-times recorder', () => {
   it('stops polling a park that closes at 18:00 after 18:30', async () => {
     const hours = onlyOpen(PARIS, local(PARIS, '2026-07-05T09:00:00'), local(PARIS, '2026-07-05T18:00:00'));
     const polled: string[] = [];
+    const usualBefore = await blobsHistory(PARIS.slug).readProfile();
     for (const time of ['18:20:05', '18:25:05', '18:30:00', '18:35:05', '18:40:05', '19:00:05', '23:55:05']) {
       at(local(PARIS, `2026-07-05T${time}`));
       const run = await runRecordWaitsJob({ hoursOf: hours });
@@ -110,8 +111,10 @@ describe('the wait-times recorder', () => {
     }
     expect(polled).toEqual(['18:20:05', '18:25:05', '18:30:00']);
     expect(upstream.count(parkPath(PARIS))).toBe(3);
-    // Its polls after closing taught the profile, from today's hours, when each ride closed.
-    const profile = await blobsHistory(PARIS.slug).readProfile();
+    // Its polls after closing taught the profile, from today's hours, when each ride closed: the
+    // profile of early-closing days (day-kind.ts), the usual one left as it was.
+    expect(await blobsHistory(PARIS.slug).readProfile()).toEqual(usualBefore);
+    const profile = await blobsHistory(PARIS.slug).readProfile('early-closing');
     expect(profile?.closingLearned).toBe(local(PARIS, '2026-07-05T18:00:00'));
     expect(Object.values(profile?.rides ?? {}).some((ride) => ride.closedEarly !== undefined)).toBe(true);
   });

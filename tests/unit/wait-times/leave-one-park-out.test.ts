@@ -20,7 +20,7 @@ function park(code: string, ride: 'AK85' | 'AK86', scale = 1): BacktestPark {
   return { code, name: code, series: { rides, samples: gridSamples(rides) }, timeZone: EASTERN };
 }
 
-const options = { trainShare: 0.5, horizons: [60], withHours: false, log: () => {} };
+const options = { trainShare: 0.5, horizons: [60], log: () => {} };
 
 describe('leaveOneParkOut', () => {
   it('fits each fold on the other parks only and scores the left-out park on its validation days', {
@@ -41,14 +41,14 @@ describe('leaveOneParkOut', () => {
     expect(blendOf(first, 'X')?.slice(0, 2)).toEqual(BLEND.slice(0, 2));
     expect(blendOf(first, 'X')?.map(({ horizon }) => horizon)).toEqual([0, 30, 60, 120, 240, 360]);
 
-    const scored = (code: string) => first.tallies.withoutHours.get('validation', code, 'all 60')?.n ?? 0;
+    const scored = (code: string) => first.tally.get('validation', code, 'all 60')?.n ?? 0;
     expect(first.folds[0]?.days.validation).toEqual(['2019-02-21', '2019-02-22', '2019-02-23', '2019-02-24']);
     expect(scored('X')).toBeGreaterThan(300);
-    expect(first.tallies.withoutHours.get('validation', POOLED, 'all 60')?.n).toBe(scored('X') + scored('Z'));
-    expect(first.tallies.withoutHours.get('training', POOLED, 'all 60')).toBeUndefined();
-    expect(first.tallies.withoutHours.get('validation', 'X', 'best time')?.checks).toBeGreaterThan(0);
+    expect(first.tally.get('validation', POOLED, 'all 60')?.n).toBe(scored('X') + scored('Z'));
+    expect(first.tally.get('training', POOLED, 'all 60')).toBeUndefined();
+    expect(first.tally.get('validation', 'X', 'best time')?.checks).toBeGreaterThan(0);
 
-    const report = leaveOneParkOutReport(first.folds, first.tallies.withoutHours, 'Folds');
+    const report = leaveOneParkOutReport(first.folds, first.tally, 'Folds');
     // Scored at 60 minutes only: the 30-minute cells are empty.
     expect(report).toMatch(/^\| X \| Z \| 4 days, 2019-02-21 … 2019-02-24 \| all \| 0 \| – \| \d\.\d{3} \(/m);
     expect(report).toMatch(
@@ -71,14 +71,17 @@ describe('replay with the published hours', () => {
     ]),
   );
 
-  it('checks the best time again with the day’s hours in the outlook, the forecasts unchanged', {
+  it('bounds the best time by the day’s hours, the forecasts of usual days unchanged', {
     timeout: 60_000,
   }, async () => {
     const { series } = park('AK', 'AK85');
-    const run = await replay(series, { timeZone: EASTERN, trainShare: 0.5, horizons: [60], hours });
-    const [without, withHours] = [run.tally, run.hoursTally];
+    const options = { timeZone: EASTERN, trainShare: 0.5, horizons: [60] };
+    const [without, withHours] = await Promise.all([
+      replay(series, options).then((run) => run.tally),
+      replay(series, { ...options, hours }).then((run) => run.tally),
+    ]);
     expect(withHours?.get('validation', POOLED, 'all 60')).toEqual(without.get('validation', POOLED, 'all 60'));
-    const best = (tally: typeof without | undefined) => tally?.get('validation', POOLED, 'best time') ?? {};
+    const best = (tally: typeof without) => tally.get('validation', POOLED, 'best time') ?? {};
     expect(best(withHours).checks).toBe(best(without).checks);
     // Advice to come after the ride has closed for the day: never more with the hours known.
     expect(best(withHours).afterClose ?? 0).toBeLessThanOrEqual(best(without).afterClose ?? 0);

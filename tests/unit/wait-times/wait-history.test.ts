@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { dayKindOf } from '../../../src/wait-times/forecast/day-kind.ts';
 import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import type { HistorySample } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import {
@@ -14,7 +15,7 @@ import {
   sampleOf,
   unlearnedTimes,
 } from '../../../src/wait-times/wait-history.ts';
-import { EASTERN, loadSlice } from '../../support/touringplans.ts';
+import { EASTERN, eastern, loadSlice } from '../../support/touringplans.ts';
 
 const MINUTE = 60_000;
 const NOW = 1_800_000_000_000;
@@ -198,5 +199,40 @@ describe('recordSample on real posted waits (TouringPlans.com, AK86)', () => {
     expect(observations(after) - before).toBeGreaterThan(learnable / 2);
     expect(observations(after) - before).toBeLessThanOrEqual(learnable);
     expect(after?.learnedThrough).toBe((next.at(-1) as HistorySample).at);
+  });
+});
+
+describe('profiles by kind of day', () => {
+  const day = (closing: string) => ({ opensAt: eastern('2019-02-17 09:00'), closesAt: eastern(closing) });
+
+  it.each([
+    ['hours unknown', null, 'usual'],
+    ['a park closing at 18:00 (a party evening follows)', day('2019-02-17 18:00'), 'early-closing'],
+    ['a park closing at 19:00', day('2019-02-17 19:00'), 'early-closing'],
+    ['a park closing at 19:30', day('2019-02-17 19:30'), 'usual'],
+    ['a park closing at 01:00 the next morning', day('2019-02-18 01:00'), 'usual'],
+  ] as const)('with %s the day is %s', (_case, hours, kind) => {
+    expect(dayKindOf(hours, EASTERN)).toBe(kind);
+  });
+
+  it('learns an early-closing day apart, starting from the usual profile, and leaves the usual one alone', async () => {
+    const history = memoryHistory();
+    await replay(history, samples.slice(0, 300));
+    const usualBefore = await history.readProfile();
+    const early = { hours: day('2019-02-17 18:00') };
+    const first = samples[300] as HistorySample;
+    const seeded = await recordSample(history, first, EASTERN, early);
+    // Nothing of its own yet: it starts as the usual profile, and learns on from this sample.
+    expect(observations(usualBefore)).toBeGreaterThan(0);
+    expect(observations(seeded.profile)).toBeGreaterThanOrEqual(observations(usualBefore));
+    expect(await history.readProfile('early-closing')).toEqual(seeded.profile);
+    for (const sample of samples.slice(301, 400)) await recordSample(history, sample, EASTERN, early);
+    const [usual, earlyClosing] = [await history.readProfile(), await history.readProfile('early-closing')];
+    expect(usual).toEqual(usualBefore);
+    expect(observations(earlyClosing)).toBeGreaterThan(observations(usualBefore));
+    expect(earlyClosing?.learnedThrough).toBe((samples[399] as HistorySample).at);
+    expect(await readContext(history, (samples[399] as HistorySample).at, 'early-closing')).toMatchObject({
+      profile: earlyClosing,
+    });
   });
 });
