@@ -43,7 +43,7 @@ export interface ParkHistory {
  * The profile for a kind of day: until it has learned from a day of its own it is the usual one,
  * so a park's first early-closing day starts from what its other days taught (one more read, once).
  */
-export async function readDayProfile(history: ParkHistory, kind: DayKind): Promise<WaitProfile | null> {
+async function readDayProfile(history: ParkHistory, kind: DayKind): Promise<WaitProfile | null> {
   const own = await history.readProfile(kind);
   return own ?? (kind === 'usual' ? null : history.readProfile('usual'));
 }

@@ -72,7 +72,7 @@ function contextOf(
   snapshot: ParkSnapshot,
   fromUpstream: boolean,
   later: AfterAnswer | undefined,
-  hours: DayHours | null = null,
+  hours: DayHours | null,
 ) {
   const kind = dayKindOf(hours, park.timezone);
   const known = contexts.get(park.slug);
@@ -122,21 +122,27 @@ export function parkFromQuery(value: string | null): Park {
 }
 
 /**
- * Live waits for one park with trend and forecast, how long they may be cached, and the park's
- * hours today (null: unknown), asked for meanwhile: they choose the forecaster's profile (the kind
- * of day). With `later` (the platform's `waitUntil`) what a refresh stores for other requests
- * finishes after the answer.
+ * Live waits for one park with trend and forecast, how long they may be cached, the park's hours
+ * today (null: unknown), asked for meanwhile, and the forecaster's profile they chose (the kind of
+ * day; null when none could be read). With `later` (the platform's `waitUntil`) what a refresh
+ * stores for other requests finishes after the answer.
  */
 export async function getWaitTimes(
   park: Park,
   { later }: { later?: AfterAnswer | undefined } = {},
-): Promise<{ body: WaitTimes; maxAgeSeconds: number; fallback: boolean; hours: ParkHours | null }> {
+): Promise<{
+  body: WaitTimes;
+  maxAgeSeconds: number;
+  fallback: boolean;
+  hours: ParkHours | null;
+  profile: WaitProfile | null;
+}> {
   const [relayed, hours] = await Promise.all([relay.get(park, { later }), parkHoursToday(park, { later })]);
   const { fetchedAt, value, fromUpstream, maxAgeSeconds, fallback } = relayed;
   const snapshot = { fetchedAt, rides: value };
   const { earlier, profile } = await contextOf(park, snapshot, fromUpstream, later, hours);
   const body = waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone });
-  return { body, maxAgeSeconds, fallback, hours };
+  return { body, maxAgeSeconds, fallback, hours, profile };
 }
 
 /** By name in code-unit order: the same order on every server, whatever its locale. */

@@ -1,9 +1,7 @@
-import { dayKindOf } from '../forecast/day-kind.ts';
 import { outlookTimesOf, parkRatioOf, rideOutlookOf } from '../forecast/outlook.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import type { ParkHours } from '../hours/park-hours-schemas.ts';
 import type { Park } from '../parks.ts';
-import { blobsHistory, readDayProfile } from '../wait-history.ts';
 import { byName, getWaitTimes } from '../wait-times.ts';
 import { crowdLevelOf, usualWaits } from './crowd-level.ts';
 import { readDay } from './day-store.ts';
@@ -15,17 +13,14 @@ import { dayBoundsOf, localDateOf } from './park-day.ts';
  * past local midnight). Asking for the live waits first keeps the day current (one upstream
  * request per park per 5 minutes, shared with GET /api/wait-times) and gives the same 502 when
  * there is nothing at all; without `later`, a refresh has written the day before it is read here.
- * The live waits come with the park's hours (cached for hours, park-hours.ts; null: unknown), which
- * choose the profile of the day's kind (day-kind.ts): usual waits, outlook and best times from it.
+ * The live waits come with the park's hours (cached for hours, park-hours.ts; null: unknown) and
+ * the profile of the day's kind they chose (day-kind.ts): usual waits, outlook and best times from it.
  */
 export async function getWaitHistory(park: Park): Promise<{ body: WaitHistory; maxAgeSeconds: number }> {
   const live = await getWaitTimes(park);
-  const { hours } = live;
+  const { hours, profile } = live;
   const now = Date.now();
-  const [day, profile] = await Promise.all([
-    orNull(readDay(park.slug, localDateOf(now, park.timezone))),
-    orNull(readDayProfile(blobsHistory(park.slug), dayKindOf(hours, park.timezone))),
-  ]);
+  const day = await orNull(readDay(park.slug, localDateOf(now, park.timezone)));
   const body = waitHistoryBody(park, day, { profile, hours }, now);
   const untilMidnight = Math.ceil((body.dayEndsAt - now) / 1000);
   return { body, maxAgeSeconds: Math.max(1, Math.min(live.maxAgeSeconds, untilMidnight)) };
