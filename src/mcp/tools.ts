@@ -155,9 +155,7 @@ export function toolDefinitions(later?: AfterAnswer) {
       outputSchema: WhenToRideSchema,
       run: async ({ park: parkQuery, ride: rideQuery }: { park: string; ride: string }): Promise<CallToolResult> => {
         const park = findPark(parkQuery);
-        // The day first: it refreshes the live waits and records the day before reading it.
-        const { body: day } = await getWaitHistory(park);
-        const { body } = await getWaitTimes(park, { later });
+        const [{ body: day }, { body }] = await Promise.all([getWaitHistory(park), getWaitTimes(park, { later })]);
         const ride = find(`ride at ${park.name}`, rideQuery, body.rides, (ride) => [ride.name]);
         const outlookBest = day.rides.find((entry) => entry.name === ride.name)?.bestTime ?? null;
         // Advice never points past closing.

@@ -11,6 +11,8 @@ import { type AfterAnswer, finishLater } from './http.ts';
  * back on, 502 with `Retry-After`. Shared storage is an aid: its failures are logged and ignored.
  * With `claim`, every instance and a scheduled recorder share one upstream request per key per
  * period of the clock (:00, :05, …): whoever claims the period asks, the others answer stored data.
+ * With `mayAsk`, a subject the upstream has nothing new for (a park closed for the night) is
+ * answered from what is stored, however old, and asked only when nothing is.
  */
 
 const MINUTE = 60_000;
@@ -59,6 +61,10 @@ export function relayCache<S, T>(options: {
   claim?(subject: S, periodStart: number): Promise<boolean>;
   /** Stored data younger than this is answered without asking the upstream (a recorder renews it). */
   storedFreshForMs?: number;
+  /** Whether the upstream is worth asking now; when not, stored data of any age is answered. */
+  mayAsk?(subject: S): Promise<boolean>;
+  /** The time data carries itself (a body's `updatedAt`), else the moment the fetch came back. */
+  timeOf?(value: T): number;
   /** The clock (unit tests pass a fake one). */
   now?: () => number;
 }) {
@@ -92,7 +98,8 @@ export function relayCache<S, T>(options: {
   const periodStart = () => Math.floor(now() / freshForMs) * freshForMs;
 
   const fetchAndStore = async (subject: S, state: State, later?: AfterAnswer): Promise<Entry<T>> => {
-    const timed: Timed<T> = { value: await options.fetch(subject), fetchedAt: now() };
+    const value = await options.fetch(subject);
+    const timed: Timed<T> = { value, fetchedAt: options.timeOf?.(value) ?? now() };
     delete state.failedAt;
     await finishLater(`store the data of ${nameOf(subject)}`, () => options.writeStored(subject, timed), later);
     state.latest = { ...timed, fromUpstream: true };
@@ -112,6 +119,12 @@ export function relayCache<S, T>(options: {
     const newest = stored && (!state.latest || stored.fetchedAt > state.latest.fetchedAt) ? stored : state.latest;
     if (newest && now() - newest.fetchedAt < (options.storedFreshForMs ?? freshForMs)) {
       return keepBriefly(state, newest);
+    }
+    if (newest && options.mayAsk && !(await options.mayAsk(subject))) {
+      // Nothing new upstream: the stored data stands for a period, then is looked for again.
+      state.latest = newest;
+      state.recheckAt = now() + freshForMs;
+      return newest;
     }
     const claimed = await (options.claim?.(subject, periodStart()) ?? Promise.resolve(true)).catch((error: Error) => {
       console.warn(`${nameOf(subject)}: could not claim the upstream request, asking anyway: ${error.message}`);
@@ -163,15 +176,6 @@ export function relayCache<S, T>(options: {
         console.warn(`${nameOf(subject)}: ${(error as Error).message}`);
         return fallbackFor(subject, state);
       }
-    },
-    /**
-     * The recorder's poll: claims this period and asks the upstream, storing before it returns;
-     * null when the period was already claimed. Failures are thrown (the recorder reports them).
-     */
-    async record(subject: S): Promise<Entry<T> | null> {
-      if (!options.claim) throw new Error(`${nameOf(subject)}: recording needs a claim`);
-      if (!(await options.claim(subject, periodStart()))) return null;
-      return fetchAndStore(subject, stateOf(subject));
     },
     /** Forgets everything kept in memory (tests start each case cold). */
     reset: () => states.clear(),

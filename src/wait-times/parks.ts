@@ -1,3 +1,5 @@
+import { badRequest, notFound } from '../platform/errors.ts';
+
 /**
  * The 17 parks the API serves: public slug → queue-times.com park id (live waits) and
  * ThemeParks.wiki park entity id (opening hours). Queue-times ids come from the provider's own
@@ -146,3 +148,14 @@ const bySlug = new Map(PARKS.map((park) => [park.slug, park]));
 export const findPark = (slug: string): Park | undefined => bySlug.get(slug);
 
 export const PARK_SLUGS = PARKS.map((park) => park.slug) as [string, ...string[]];
+
+/** The park named by the `park` query parameter: 400 when missing, 404 when unknown. */
+export function parkFromQuery(value: string | null): Park {
+  if (value === null || value === '') throw badRequest('missing park');
+  const park = findPark(value);
+  if (!park) throw notFound('unknown park');
+  return park;
+}
+
+/** By name in code-unit order: the same order on every server, whatever its locale. */
+export const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

@@ -1,6 +1,8 @@
+import { getConfig } from '../platform/config.ts';
 import { UpstreamError } from '../platform/errors.ts';
 import { callUpstream, parseJson, TRANSIENT_STATUSES } from '../platform/upstream-http.ts';
-import type { SnapshotRide } from './park-snapshot-schemas.ts';
+import type { ParkSnapshot, SnapshotRide } from './park-snapshot-schemas.ts';
+import type { Park } from './parks.ts';
 import { type QueueTimesPark, QueueTimesParkSchema } from './queue-times-schemas.ts';
 
 /** Fetches and validates one park's live waits from queue-times.com. */
@@ -31,4 +33,10 @@ export function ridesOf(park: QueueTimesPark): SnapshotRide[] {
     if (!seen.has(id)) seen.set(id, { id, name: name.trim(), wait: Math.round(wait_time ?? 0), open: is_open });
   }
   return [...seen.values()];
+}
+
+/** One upstream request for the park's rides now, timed when the answer came. */
+export async function fetchSnapshot(park: Park): Promise<ParkSnapshot> {
+  const rides = ridesOf(await fetchQueueTimes(getConfig().WAIT_TIMES_UPSTREAM_URL, park.queueTimesId));
+  return { fetchedAt: Date.now(), rides };
 }

@@ -1,4 +1,4 @@
-import { type AfterAnswer, finishLater } from '../platform/http.ts';
+import { finishLater } from '../platform/http.ts';
 import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../platform/store.ts';
 import { type DayKind, dayKindOf } from './forecast/day-kind.ts';
 import type { DayHours } from './forecast/outlook.ts';
@@ -43,7 +43,7 @@ export interface ParkHistory {
  * The profile for a kind of day: until it has learned from a day of its own it is the usual one,
  * so a park's first early-closing day starts from what its other days taught (one more read, once).
  */
-async function readDayProfile(history: ParkHistory, kind: DayKind): Promise<WaitProfile | null> {
+export async function readDayProfile(history: ParkHistory, kind: DayKind): Promise<WaitProfile | null> {
   const own = await history.readProfile(kind);
   return own ?? (kind === 'usual' ? null : history.readProfile('usual'));
 }
@@ -94,16 +94,16 @@ export function unlearnedTimes(times: readonly number[], learnedThrough: number)
 /**
  * Records a sample, prunes the history, learns from every sample the profile of the day's kind has
  * not learned yet (given the park's `hours` today: its kind, day-kind.ts, and when each ride closes
- * against the park, ride-closing.ts), and returns the sample about 30 minutes older plus that profile. Writing the profile and
- * deleting expired samples finish after the answer with `later`.
- * Two instances at once: the profile's last writer wins, harmless as each write is a base plus the
- * samples after its `learnedThrough`, in order, so none counts twice (docs/consistency.md).
+ * against the park, ride-closing.ts), and returns the sample about 30 minutes older plus that
+ * profile. The recorder alone calls it (recorder/park-records.ts), one run per period; two runs
+ * overlapping still cannot count a sample twice: each profile write is a base plus the samples
+ * after its `learnedThrough`, in order, and the last writer wins (docs/consistency.md).
  */
 export async function recordSample(
   history: ParkHistory,
   sample: HistorySample,
   timeZone: string,
-  { later, hours = null }: { later?: AfterAnswer | undefined; hours?: DayHours | null } = {},
+  { hours = null }: { hours?: DayHours | null } = {},
 ): Promise<HistoryContext> {
   // Written beside the reads, so that an instance recording at the same moment may learn from it.
   const written = history.writeSample(sample);
@@ -142,7 +142,7 @@ export async function recordSample(
       newest !== undefined ? history.writeProfile(profile, kind) : undefined,
       expired.size > 0 ? history.deleteSamples([...expired]) : undefined,
     ]);
-  await finishLater('store the wait history or profile', housekeeping, later);
+  await finishLater('store the wait history or profile', housekeeping);
   return { earlier: (earlierTime !== undefined && byTime.get(earlierTime)) || null, profile };
 }
 

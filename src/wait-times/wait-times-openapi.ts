@@ -9,8 +9,7 @@ import {
 } from '../platform/openapi-vocabulary.ts';
 import { RELAY_BACKOFF_MS } from '../platform/relay-cache.ts';
 import { waitTimesExample } from './example.ts';
-import { PARK_SLUGS } from './parks.ts';
-import { parkFromQuery } from './wait-times.ts';
+import { PARK_SLUGS, parkFromQuery } from './parks.ts';
 
 /** A GET of one park's data: the `park` parameter, the 200, and the park rules and relay failures. */
 export function parkGet(get: {

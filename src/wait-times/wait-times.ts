@@ -1,157 +1,74 @@
-import { getConfig } from '../platform/config.ts';
-import { badRequest, notFound } from '../platform/errors.ts';
-import { type AfterAnswer, finishLater } from '../platform/http.ts';
+import type { AfterAnswer } from '../platform/http.ts';
 import { RELAY_FRESH_FOR_MS, relayCache } from '../platform/relay-cache.ts';
-import {
-  createRecord,
-  deleteRecords,
-  listKeys,
-  readRecord,
-  timeKey,
-  timeOfKey,
-  writeRecord,
-} from '../platform/store.ts';
-import { recordDay } from './day/day-store.ts';
-import { type DayKind, dayKindOf } from './forecast/day-kind.ts';
+import { dayKindOf } from './forecast/day-kind.ts';
 import { trendAndForecastOf } from './forecast/forecast.ts';
-import type { DayHours } from './forecast/outlook.ts';
 import type { WaitProfile } from './forecast/wait-profile-schemas.ts';
-import { parkHoursToday } from './hours/park-hours.ts';
-import type { ParkHours } from './hours/park-hours-schemas.ts';
-import {
-  type HistorySample,
-  type ParkSnapshot,
-  ParkSnapshotSchema,
-  type SnapshotRide,
-  UpstreamClaimSchema,
-} from './park-snapshot-schemas.ts';
-import { findPark, type Park } from './parks.ts';
-import { fetchQueueTimes, ridesOf } from './queue-times.ts';
-import { blobsHistory, type HistoryContext, readContext, recordSample, sampleOf } from './wait-history.ts';
+import { isInRecordingWindow, parkHoursToday } from './hours/park-hours.ts';
+import { claimPeriod, readAnswer, writeAnswer } from './park-answer.ts';
+import type { HistorySample, ParkSnapshot } from './park-snapshot-schemas.ts';
+import { byName, type Park } from './parks.ts';
+import { fetchSnapshot } from './queue-times.ts';
+import { blobsHistory, type HistoryContext, readContext } from './wait-history.ts';
 import type { WaitTimes } from './wait-times-schemas.ts';
 
-const latestKey = (slug: string) => `latest/${slug}`;
-const CLAIMS_PREFIX = 'claims/';
-const claimKey = (slug: string, periodStart: number) => `${CLAIMS_PREFIX}${slug}/${timeKey(periodStart)}`;
-
 /**
- * The recorder (record-waits.ts) renews every open park's snapshot each period; a visitor's request
- * asks the upstream itself only when the snapshot is older than a period plus this margin (a late
- * or slow scheduled run), so a site without the schedule still answers current data.
+ * The recorder (recorder/record-waits.ts) stores every open park's answer each period; a visitor's
+ * request asks the upstream itself only when the stored answer is older than a period plus this
+ * margin (no schedule runs, or it is late), so a site without the schedule still answers current data.
  */
 export const RECORDER_MARGIN_MS = 2 * 60_000;
-/** Claims older than this are swept by the recorder: no instance still works in those periods. */
-const CLAIMS_KEPT_MS = 60 * 60_000;
 
-const relay = relayCache<Park, SnapshotRide[]>({
+/**
+ * GET /api/wait-times reads; the recorder writes. A request's refresh, where no recorder keeps the
+ * answer fresh, builds the same body from what it reads (the sample 30 minutes back, the profile)
+ * and stores the answer alone: it learns nothing (docs/wait-times.md).
+ */
+const relay = relayCache<Park, WaitTimes>({
   label: 'Wait times',
   keyOf: (park) => park.slug,
-  fetch: async (park) => ridesOf(await fetchQueueTimes(getConfig().WAIT_TIMES_UPSTREAM_URL, park.queueTimesId)),
+  fetch: answerFromUpstream,
+  timeOf: (body) => body.updatedAt,
   async readStored(park) {
-    const stored = await readRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema);
-    return stored && { fetchedAt: stored.fetchedAt, value: stored.rides };
+    const body = await readAnswer(park.slug);
+    return body && { fetchedAt: body.updatedAt, value: body };
   },
-  writeStored: (park, { fetchedAt, value }) =>
-    writeRecord('wait-times', latestKey(park.slug), ParkSnapshotSchema, { fetchedAt, rides: value }),
+  writeStored: (park, { value }) => writeAnswer(park.slug, value),
   // One upstream request per park per 5-minute period across the recorder and every instance (docs/consistency.md).
-  claim: (park, periodStart) =>
-    createRecord('wait-times', claimKey(park.slug, periodStart), UpstreamClaimSchema, { claimedAt: Date.now() }),
+  claim: (park, periodStart) => claimPeriod(park.slug, periodStart),
   storedFreshForMs: RELAY_FRESH_FOR_MS + RECORDER_MARGIN_MS,
+  // A park its published hours close (outside the recorder's window) keeps its last answer.
+  mayAsk: async (park) => isInRecordingWindow(await parkHoursToday(park), Date.now()) !== false,
 });
 
-/** Each park's newest snapshot time and its history context, derived once per snapshot and kind of day. */
-const contexts = new Map<string, { fetchedAt: number; kind: DayKind; context: Promise<HistoryContext> }>();
-
-/**
- * The sample about 30 minutes before a snapshot and the profile of the day's kind (from `hours`):
- * recorded (with the day record) when this instance fetched the snapshot, else only read. Blobs
- * failing costs trend and forecast (`flat`, persistence), never the answer.
- */
-function contextOf(
-  park: Park,
-  snapshot: ParkSnapshot,
-  fromUpstream: boolean,
-  later: AfterAnswer | undefined,
-  hours: DayHours | null,
-) {
+/** A visitor's refresh: one upstream request, trend and forecast from what is stored, nothing learned. */
+async function answerFromUpstream(park: Park): Promise<WaitTimes> {
+  const [snapshot, hours] = await Promise.all([fetchSnapshot(park), parkHoursToday(park)]);
   const kind = dayKindOf(hours, park.timezone);
-  const known = contexts.get(park.slug);
-  if (known?.fetchedAt === snapshot.fetchedAt && known.kind === kind) return known.context;
-  const history = blobsHistory(park.slug);
-  const context = (
-    fromUpstream
-      ? Promise.all([
-          recordSample(history, sampleOf(snapshot), park.timezone, { later, hours }),
-          finishLater(`record the day of ${park.slug}`, () => recordDay(park, snapshot), later),
-        ]).then(([recorded]) => recorded)
-      : readContext(history, snapshot.fetchedAt, kind)
-  ).catch((error: Error): HistoryContext => {
-    console.warn(`Wait times (${park.slug}): could not read or record the history: ${error.message}`);
-    return { earlier: null, profile: null };
-  });
-  contexts.set(park.slug, { fetchedAt: snapshot.fetchedAt, kind, context });
-  return context;
+  // Blobs failing costs trend and forecast (`flat`, persistence), never the answer.
+  const { earlier, profile } = await readContext(blobsHistory(park.slug), snapshot.fetchedAt, kind).catch(
+    (error: Error): HistoryContext => {
+      console.warn(`Wait times (${park.slug}): could not read the history: ${error.message}`);
+      return { earlier: null, profile: null };
+    },
+  );
+  return waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone });
 }
 
 /**
- * The recorder's poll of one park: claims this period's upstream request and, when it got it, writes
- * what a visitor's refresh writes (snapshot, history sample, day, profile) through the same code.
- * Null when the period was already claimed (by a visitor, another instance or an overlapping run).
- * The recorder knows today's `hours` (it polls until just after closing): they choose the profile
- * (the kind of day) and teach each ride's closing.
- */
-export async function recordWaitTimes(park: Park, hours: DayHours | null = null): Promise<HistoryContext | null> {
-  const entry = await relay.record(park);
-  return entry && contextOf(park, { fetchedAt: entry.fetchedAt, rides: entry.value }, true, undefined, hours);
-}
-
-/** Deletes the upstream claims of periods long past (one list, then the old keys). */
-export async function sweepClaims(now: number): Promise<number> {
-  const keys = await listKeys('wait-times', CLAIMS_PREFIX);
-  const old = keys.filter((key) => now - timeOfKey(key.slice(key.lastIndexOf('/') + 1)) > CLAIMS_KEPT_MS);
-  if (old.length > 0) await deleteRecords('wait-times', old);
-  return old.length;
-}
-
-/** The park named by the `park` query parameter: 400 when missing, 404 when unknown. */
-export function parkFromQuery(value: string | null): Park {
-  if (value === null || value === '') throw badRequest('missing park');
-  const park = findPark(value);
-  if (!park) throw notFound('unknown park');
-  return park;
-}
-
-/**
- * Live waits for one park with trend and forecast, how long they may be cached, the park's hours
- * today (null: unknown), asked for meanwhile, and the forecaster's profile they chose (the kind of
- * day; null when none could be read). With `later` (the platform's `waitUntil`) what a refresh
- * stores for other requests finishes after the answer.
+ * The park's answer to GET /api/wait-times as stored for this period, and how long it may be
+ * cached (`fallback`: the upstream failed and this is older data). With `later` (the platform's `waitUntil`) storing a visitor's refresh finishes after the answer.
  */
 export async function getWaitTimes(
   park: Park,
   { later }: { later?: AfterAnswer | undefined } = {},
-): Promise<{
-  body: WaitTimes;
-  maxAgeSeconds: number;
-  fallback: boolean;
-  hours: ParkHours | null;
-  profile: WaitProfile | null;
-}> {
-  const [relayed, hours] = await Promise.all([relay.get(park, { later }), parkHoursToday(park, { later })]);
-  const { fetchedAt, value, fromUpstream, maxAgeSeconds, fallback } = relayed;
-  const snapshot = { fetchedAt, rides: value };
-  const { earlier, profile } = await contextOf(park, snapshot, fromUpstream, later, hours);
-  const body = waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone });
-  return { body, maxAgeSeconds, fallback, hours, profile };
+): Promise<{ body: WaitTimes; maxAgeSeconds: number; fallback: boolean }> {
+  const { value, maxAgeSeconds, fallback } = await relay.get(park, { later });
+  return { body: value, maxAgeSeconds, fallback };
 }
-
-/** By name in code-unit order: the same order on every server, whatever its locale. */
-export const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** Forgets everything kept in memory (tests start each case cold). */
 export function resetWaitTimesMemory(): void {
   relay.reset();
-  contexts.clear();
 }
 
 /**

@@ -1,29 +1,37 @@
+import { RELAY_FRESH_FOR_MS } from '../../platform/relay-cache.ts';
+import { dayKindOf } from '../forecast/day-kind.ts';
 import { outlookTimesOf, parkRatioOf, rideOutlookOf } from '../forecast/outlook.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
+import { parkHoursToday } from '../hours/park-hours.ts';
 import type { ParkHours } from '../hours/park-hours-schemas.ts';
-import type { Park } from '../parks.ts';
-import { byName, getWaitTimes } from '../wait-times.ts';
+import { periodStartOf } from '../park-answer.ts';
+import { byName, type Park } from '../parks.ts';
+import { blobsHistory, readDayProfile } from '../wait-history.ts';
 import { crowdLevelOf, usualWaits } from './crowd-level.ts';
 import { readDay } from './day-store.ts';
 import type { DayRecord, WaitHistory } from './history-schemas.ts';
 import { dayBoundsOf, localDateOf } from './park-day.ts';
 
+/** A recorder run stores its day records within seconds of the period's start; this leaves room. */
+const RECORDER_RUN_MS = 30_000;
+
 /**
- * The park's local day so far, and how long it may be cached (as long as the live data, never
- * past local midnight). Asking for the live waits first keeps the day current (one upstream
- * request per park per 5 minutes, shared with GET /api/wait-times) and gives the same 502 when
- * there is nothing at all; without `later`, a refresh has written the day before it is read here.
- * The live waits come with the park's hours (cached for hours, park-hours.ts; null: unknown) and
- * the profile of the day's kind they chose (day-kind.ts): usual waits, outlook and best times from it.
+ * The park's local day so far as the recorder wrote it, read and never written: the day record,
+ * the park's hours (cached for hours, park-hours.ts; null: unknown) and the profile of the day's
+ * kind (day-kind.ts) for the usual waits, outlook and best times. Cached until the recorder's next
+ * write is due, never past local midnight.
  */
 export async function getWaitHistory(park: Park): Promise<{ body: WaitHistory; maxAgeSeconds: number }> {
-  const live = await getWaitTimes(park);
-  const { hours, profile } = live;
   const now = Date.now();
-  const day = await orNull(readDay(park.slug, localDateOf(now, park.timezone)));
+  const hours = await parkHoursToday(park);
+  const [day, profile] = await Promise.all([
+    orNull(readDay(park.slug, localDateOf(now, park.timezone))),
+    orNull(readDayProfile(blobsHistory(park.slug), dayKindOf(hours, park.timezone))),
+  ]);
   const body = waitHistoryBody(park, day, { profile, hours }, now);
-  const untilMidnight = Math.ceil((body.dayEndsAt - now) / 1000);
-  return { body, maxAgeSeconds: Math.max(1, Math.min(live.maxAgeSeconds, untilMidnight)) };
+  const nextWriteAt = periodStartOf(now) + RELAY_FRESH_FOR_MS + RECORDER_RUN_MS;
+  const until = Math.min(nextWriteAt, body.dayEndsAt);
+  return { body, maxAgeSeconds: Math.max(1, Math.ceil((until - now) / 1000)) };
 }
 
 /** Blobs is an aid: without it the day is empty and nothing is usual yet, but the answer stands. */

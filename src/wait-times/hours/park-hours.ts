@@ -64,6 +64,20 @@ export function isOpenAt(hours: ParkHours | null, now: number): boolean | null {
   return hours && hours.opensAt <= now && now < hours.closesAt;
 }
 
+/**
+ * The recorder polls a park from this long before its published opening until this long after
+ * its closing: the window in which its waits can change.
+ */
+export const RECORDING_MARGIN_MS = 30 * MINUTE;
+
+/** Whether `now` is inside the park's recording window; null when the hours are unknown. */
+export function isInRecordingWindow(
+  hours: Pick<ParkHours, 'opensAt' | 'closesAt'> | null,
+  now: number,
+): boolean | null {
+  return hours && now >= hours.opensAt - RECORDING_MARGIN_MS && now <= hours.closesAt + RECORDING_MARGIN_MS;
+}
+
 /** Forgets the schedules kept in memory (tests start each case cold). */
 export function resetParkHoursMemory(): void {
   relay.reset();

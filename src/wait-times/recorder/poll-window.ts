@@ -1,6 +1,7 @@
 import type { DayHours } from '../forecast/outlook.ts';
 import { usualWaitOf } from '../forecast/wait-profile.ts';
 import { BUCKETS_PER_DAY, type WaitProfile } from '../forecast/wait-profile-schemas.ts';
+import { isInRecordingWindow, RECORDING_MARGIN_MS } from '../hours/park-hours.ts';
 import { minuteOfDay } from '../local-time.ts';
 
 /** The learned usual day: park-local minutes from the first half hour any ride is usually open to the end of the last. */
@@ -9,8 +10,6 @@ export interface UsualDay {
   closesAtMinute: number;
 }
 
-/** A park is polled from this long before it opens until this long after it closes. */
-export const POLL_MARGIN_MS = 30 * 60_000;
 const MINUTES_PER_DAY = 1440;
 const HALF_HOUR = MINUTES_PER_DAY / BUCKETS_PER_DAY;
 
@@ -27,13 +26,13 @@ export function usualDayOf(profile: WaitProfile | null): UsualDay | null {
 
 /**
  * Whether the recorder asks the upstream for a park now: by today's hours when known, else by the
- * learned usual day (in the park's zone), each widened by `POLL_MARGIN_MS`; knowing neither, yes.
+ * learned usual day (in the park's zone), each widened by `RECORDING_MARGIN_MS`; knowing neither, yes.
  */
 export function shouldPoll(now: number, hours: DayHours | null, usual: UsualDay | null, timeZone: string) {
-  if (hours) return now >= hours.opensAt - POLL_MARGIN_MS && now <= hours.closesAt + POLL_MARGIN_MS;
+  if (hours) return isInRecordingWindow(hours, now) === true;
   if (!usual) return true;
   const minute = minuteOfDay(now, timeZone);
-  const margin = POLL_MARGIN_MS / 60_000;
+  const margin = RECORDING_MARGIN_MS / 60_000;
   // The same minute a day earlier and later too: the margin may reach across midnight.
   return [minute - MINUTES_PER_DAY, minute, minute + MINUTES_PER_DAY].some(
     (at) => at >= usual.opensAtMinute - margin && at <= usual.closesAtMinute + margin,

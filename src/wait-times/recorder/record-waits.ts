@@ -2,9 +2,11 @@ import type { RecorderParks } from '../../jobs/jobs-schemas.ts';
 import { localDateOf } from '../day/park-day.ts';
 import type { DayHours } from '../forecast/outlook.ts';
 import { parkHoursToday } from '../hours/park-hours.ts';
+import { claimPeriod, periodStartOf, sweepClaims } from '../park-answer.ts';
 import { PARKS, type Park } from '../parks.ts';
+import { fetchSnapshot } from '../queue-times.ts';
 import { blobsHistory } from '../wait-history.ts';
-import { recordWaitTimes, sweepClaims } from '../wait-times.ts';
+import { writeParkRecords } from './park-records.ts';
 import { shouldPoll, type UsualDay, usualDayOf } from './poll-window.ts';
 
 export type HoursOf = (park: Park) => Promise<DayHours | null>;
@@ -34,8 +36,9 @@ async function recordPark(park: Park, now: number, hoursOf: HoursOf): Promise<Ou
     const hours = await hoursOf(park).catch(() => null); // unknown hours: the usual day decides
     const usual = hours ? null : await usualDayFor(park, now).catch(() => null);
     if (!shouldPoll(now, hours, usual, park.timezone)) return { park: park.slug, result: 'closed' };
-    const context = await recordWaitTimes(park, hours);
-    if (!context) return { park: park.slug, result: 'alreadyRecorded' };
+    // One upstream request per park per period, however many runs overlap (docs/consistency.md).
+    if (!(await claimPeriod(park.slug, periodStartOf(now)))) return { park: park.slug, result: 'alreadyRecorded' };
+    const { context } = await writeParkRecords(park, await fetchSnapshot(park), hours);
     // The profile just written is the freshest usual day.
     usualDays.set(park.slug, { date: localDateOf(now, park.timezone), usual: usualDayOf(context.profile) });
     return { park: park.slug, result: 'polled' };
@@ -47,7 +50,8 @@ async function recordPark(park: Park, now: number, hoursOf: HoursOf): Promise<Ou
 /**
  * One run of the recorder: every park that is open or near its opening or closing is asked once,
  * all at once, so one slow or failing upstream answer delays nobody else (each is bounded by the
- * client's 8 s). Writes go through the same code as a visitor's refresh (wait-times.ts).
+ * client's 8 s). Each fetch is kept by one function, the service's only write of what it learns
+ * (park-records.ts).
  */
 export async function recordOpenParks({
   hoursOf = publishedHours,

@@ -15,13 +15,16 @@ import {
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { resetParkHoursMemory } from '../../../src/wait-times/hours/park-hours.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
+import { fetchSnapshot } from '../../../src/wait-times/queue-times.ts';
+import { writeParkRecords } from '../../../src/wait-times/recorder/park-records.ts';
 import { blobsHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
 import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/wait-times.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 /**
- * The forecaster inside the service: GET /api/wait-times' core (`getWaitTimes`) against a fake
- * upstream replaying a real Epcot payload and a real Blobs server, with the clock moved by the test.
+ * The forecaster inside the service: the recorder's write of one fetch (`writeParkRecords`) learns,
+ * GET /api/wait-times' core (`getWaitTimes`) only reads, against a fake upstream replaying a real
+ * Epcot payload and a real Blobs server, with the clock moved by the test.
  */
 
 const MINUTE = 60_000;
@@ -52,6 +55,8 @@ function epcotWith(waits: Record<number, number>): unknown {
 }
 
 const profileOf = () => blobsHistory(epcot.slug).readProfile();
+/** What the recorder does with a park each period, without the claim. */
+const record = async () => (await writeParkRecords(epcot, await fetchSnapshot(epcot), null)).answer;
 const rideNamed = async (name: string) =>
   (await getWaitTimes(epcot)).body.rides.find((ride) => ride.name === name) ?? expect.fail(`no ride ${name}`);
 
@@ -77,22 +82,24 @@ afterEach(async () => {
 
 describe('the forecast in GET /api/wait-times', () => {
   it('is the wait as it is on a cold start, null for closed rides, and a profile record is started', async () => {
-    const { body } = await getWaitTimes(epcot);
-    expect(body.rides.length).toBeGreaterThan(10);
-    for (const ride of body.rides) expect(ride.forecast).toBe(ride.open ? toStep(ride.wait) : null);
-    expect(await profileOf()).toEqual({ version: 1, learnedThrough: body.updatedAt, rides: {} });
+    const answer = await record();
+    expect(answer.rides.length).toBeGreaterThan(10);
+    for (const ride of answer.rides) expect(ride.forecast).toBe(ride.open ? toStep(ride.wait) : null);
+    expect(await profileOf()).toEqual({ version: 1, learnedThrough: answer.updatedAt, rides: {} });
+    expect((await getWaitTimes(epcot)).body).toEqual(answer);
+    expect(upstream.count()).toBe(1);
   });
 
-  it('with `later`, hands storing the snapshot, the day and the profile to it, and all are stored once it runs', async () => {
+  it('with `later`, a visitor’s refresh hands storing the answer to it, and stores nothing else', async () => {
     const handed: Promise<unknown>[] = [];
     const { body } = await getWaitTimes(epcot, { later: (task) => handed.push(task) });
-    expect(handed).toHaveLength(3);
+    expect(handed).toHaveLength(1);
     await Promise.all(handed);
-    expect(await profileOf()).toMatchObject({ learnedThrough: body.updatedAt });
-    expect(await readRecord('wait-times', `latest/${epcot.slug}`, z.object({ fetchedAt: z.number() }))).toEqual({
-      fetchedAt: body.updatedAt,
+    expect(await readRecord('wait-times', `answer/${epcot.slug}`, z.object({ updatedAt: z.number() }))).toEqual({
+      updatedAt: body.updatedAt,
     });
-    expect(await readDay(epcot.slug, localDateOf(body.updatedAt, epcot.timezone))).not.toBeNull();
+    expect(await profileOf()).toBeNull();
+    expect(await readDay(epcot.slug, localDateOf(body.updatedAt, epcot.timezone))).toBeNull();
   });
 
   it("as a route on Netlify, hands that work to the function's waitUntil, found in locals.netlify", async () => {
@@ -106,15 +113,15 @@ describe('the forecast in GET /api/wait-times', () => {
     };
     const response = await waitTimesRoute.GET(context as unknown as APIContext);
     expect(response.status).toBe(200);
-    expect(handed).toHaveLength(3);
+    expect(handed).toHaveLength(1);
     await Promise.all(handed);
-    expect(await profileOf()).not.toBeNull();
+    expect(await readRecord('wait-times', `answer/${epcot.slug}`, z.unknown())).toEqual(await response.json());
   });
 
-  it('learns from the samples it collects about 30 minutes apart, in the slot of the park-local time', async () => {
+  it('learns from the samples it records about 30 minutes apart, in the slot of the park-local time', async () => {
     for (let step = 0; step <= 8; step++) {
       upstream.payloads[5] = epcotWith({ [TEST_TRACK]: 60 + 5 * step });
-      await getWaitTimes(epcot);
+      await record();
       vi.setSystemTime(Date.now() + 5 * MINUTE + 1000);
     }
     const profile = (await profileOf()) as WaitProfile;
@@ -164,7 +171,8 @@ describe('the forecast in GET /api/wait-times', () => {
       resetWaitTimesMemory();
       resetParkHoursMemory();
       upstream.schedules[epcot.themeParksWikiId] = syntheticSchedule(epcot, today, 'short');
-      vi.setSystemTime(TEN_AM_EASTERN + 5 * MINUTE + 1000);
+      // Past the stored answer's period and the recorder's margin: a visitor's refresh, at 10:13.
+      vi.setSystemTime(TEN_AM_EASTERN + 8 * MINUTE);
       expect((await rideNamed('Test Track')).forecast).toBe(75);
       expect(await profileOf()).toEqual(usual); // the usual one left alone
     } finally {
@@ -173,11 +181,13 @@ describe('the forecast in GET /api/wait-times', () => {
     }
   });
 
-  it('falls back to persistence when the profile record is damaged, and replaces it with a sound one', async () => {
+  it('falls back to persistence when the profile record is damaged, and the recorder replaces it with a sound one', async () => {
     const damaged = { version: 1, learnedThrough: 0, rides: { [FROZEN]: { seen: 0, buckets: { 20: [65, 'x'] } } } };
     await writeRecord('wait-times', `profile/${epcot.slug}`, z.unknown(), damaged);
     upstream.payloads[5] = epcotWith({ [FROZEN]: 67 });
     expect((await rideNamed('Frozen Ever After')).forecast).toBe(65);
+    expect(await readRecord('wait-times', `profile/${epcot.slug}`, z.unknown())).toEqual(damaged); // a visit reads only
+    expect((await record()).rides.find((ride) => ride.name === 'Frozen Ever After')?.forecast).toBe(65);
     expect(await profileOf()).toMatchObject({ version: 1, rides: {} });
   });
 });

@@ -9,16 +9,17 @@ import { readDay, recordDay } from '../../../src/wait-times/day/day-store.ts';
 import { DayRecordSchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { addSamples, emptyDay, localDateOf } from '../../../src/wait-times/day/park-day.ts';
 import type { DayHours } from '../../../src/wait-times/forecast/outlook.ts';
-import { type ParkSnapshot, ParkSnapshotSchema } from '../../../src/wait-times/park-snapshot-schemas.ts';
+import type { ParkSnapshot } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { findPark } from '../../../src/wait-times/parks.ts';
 import { ridesOf } from '../../../src/wait-times/queue-times.ts';
 import { QueueTimesParkSchema } from '../../../src/wait-times/queue-times-schemas.ts';
+import { writeParkRecords } from '../../../src/wait-times/recorder/park-records.ts';
 import { blobsHistory, recordSample, sampleOf } from '../../../src/wait-times/wait-history.ts';
 
 /**
- * The day records against a real Blobs server: what one refresh costs in Blobs operations, how a
- * write lost to a second instance is repaired, and how old days go. Calls the code the way a
- * refresh does (wait-times.ts), with the park's real recorded rides.
+ * The day records against a real Blobs server: what one recorder write costs in Blobs operations,
+ * how a write lost to an overlapping run is repaired, and how old days go. Calls the code the way
+ * the recorder does (recorder/park-records.ts), with the park's real recorded rides.
  */
 
 const MINUTE = 60_000;
@@ -34,13 +35,9 @@ const snapshotAt = (at: number, step = 0): ParkSnapshot => ({
   rides: RIDES.map((ride, index) => ({ ...ride, wait: ride.open ? 5 * ((index + step) % 12) : 0 })),
 });
 
-/** What a refresh does to Blobs after a fetch (src/wait-times/wait-times.ts): the latest copy, the sample, the day. */
+/** What the recorder writes after a fetch (recorder/park-records.ts): the sample, the profile, the day, the answer. */
 const refresh = (snapshot: ParkSnapshot, slug: string, hours: DayHours | null = null) =>
-  Promise.all([
-    writeRecord('wait-times', `latest/${slug}`, ParkSnapshotSchema, snapshot),
-    recordSample(blobsHistory(slug), sampleOf(snapshot), PARIS.timezone, { hours }),
-    recordDay({ slug, timezone: PARIS.timezone }, snapshot),
-  ]);
+  writeParkRecords({ ...PARIS, slug }, snapshot, hours);
 
 let directory: string;
 let stopBlobs: () => Promise<void>;
@@ -88,7 +85,7 @@ describe('the day record of a park', () => {
     console.info(`day record of ${Object.keys(day?.rides ?? {}).length} rides, 40 samples: ${bytes} bytes`);
   });
 
-  it('keeps a whole refresh (latest copy, history sample, profile, day) within a bounded number of Blobs operations', async () => {
+  it('keeps a whole recorder write (history sample, profile, day, answer) within a bounded number of Blobs operations', async () => {
     const slug = 'refresh-park';
     const counts: number[] = [];
     const profileReads: string[][] = [];

@@ -1,16 +1,18 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { syntheticSchedule } from '../../../scripts/fake-park-hours.mts';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { readJobRecords } from '../../../src/jobs/job-runs.ts';
 import { runRecordWaitsJob } from '../../../src/jobs/record-waits-job.ts';
 import { readRecord } from '../../../src/platform/store.ts';
 import { getWaitHistory } from '../../../src/wait-times/day/history.ts';
+import { resetParkHoursMemory } from '../../../src/wait-times/hours/park-hours.ts';
 import { fromWallClock } from '../../../src/wait-times/local-time.ts';
-import { ParkSnapshotSchema } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { findPark, PARKS, type Park } from '../../../src/wait-times/parks.ts';
 import type { HoursOf } from '../../../src/wait-times/recorder/record-waits.ts';
 import { resetRecorderMemory } from '../../../src/wait-times/recorder/record-waits.ts';
 import { blobsHistory } from '../../../src/wait-times/wait-history.ts';
 import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/wait-times.ts';
+import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 /**
@@ -142,25 +144,55 @@ describe('the wait-times recorder', () => {
     run.catch(() => {}); // awaited below
     // Every other park is fetched before the hanging request gives up (8 s): nobody waits for it.
     // Storing may take longer on a busy machine, so the poll waits for the records, not the clock.
-    let stored: ({ fetchedAt: number } | null)[] = [];
+    let stored: ({ updatedAt: number } | null)[] = [];
     await expect
       .poll(
         async () => {
           stored = await Promise.all(
             PARKS.filter((park) => park !== EPCOT).map((park) =>
-              readRecord('wait-times', `latest/${park.slug}`, ParkSnapshotSchema),
+              readRecord('wait-times', `answer/${park.slug}`, WaitTimesSchema),
             ),
           );
-          return stored.every((snapshot) => snapshot !== null && snapshot.fetchedAt >= startedAt);
+          return stored.every((answer) => answer !== null && answer.updatedAt >= startedAt);
         },
         { timeout: 60_000, interval: 100 },
       )
       .toBe(true);
-    for (const snapshot of stored) expect(snapshot?.fetchedAt).toBeLessThan(startedAt + 8_000);
+    for (const answer of stored) expect(answer?.updatedAt).toBeLessThan(startedAt + 8_000);
     expect(upstream.answered(parkPath(EPCOT))).toBe(0);
     const finished = await run;
     expect(finished.outcome).toBe('failure');
     expect(finished.parks?.failed).toEqual([{ park: EPCOT.slug, error: expect.stringContaining('no answer within') }]);
     expect(finished.parks?.polled).toHaveLength(PARKS.length - 1);
   }, 90_000);
+
+  it('answers a park its published hours close at night from the last stored answer, asking the upstream nothing', async () => {
+    const schedule = syntheticSchedule(PARIS, '2026-07-07', 'normal'); // 09:00 to 21:00
+    upstream.schedules[PARIS.themeParksWikiId] = schedule;
+    const offline = process.env.PARK_HOURS_UPSTREAM_URL;
+    process.env.PARK_HOURS_UPSTREAM_URL = upstream.url;
+    try {
+      const hours = onlyOpen(PARIS, local(PARIS, '2026-07-07T09:00:00'), local(PARIS, '2026-07-07T21:00:00'));
+      at(local(PARIS, '2026-07-07T21:25:05'));
+      await runRecordWaitsJob({ hoursOf: hours });
+      const stored = await readRecord('wait-times', `answer/${PARIS.slug}`, WaitTimesSchema);
+      expect(upstream.count(parkPath(PARIS))).toBe(1);
+      // Visitors on cold instances all night: the recorder's last answer, and nothing asked.
+      for (const time of ['2026-07-07T21:45:00', '2026-07-07T23:10:00', '2026-07-08T03:00:00']) {
+        resetWaitTimesMemory();
+        resetParkHoursMemory();
+        at(local(PARIS, time));
+        expect((await getWaitTimes(PARIS)).body).toEqual(stored);
+      }
+      expect(upstream.count(parkPath(PARIS))).toBe(1);
+      // Inside the window again (half an hour before opening), a visit without a recorder refreshes.
+      resetWaitTimesMemory();
+      at(local(PARIS, '2026-07-08T08:35:00'));
+      expect((await getWaitTimes(PARIS)).body.updatedAt).toBe(local(PARIS, '2026-07-08T08:35:00'));
+      expect(upstream.count(parkPath(PARIS))).toBe(2);
+    } finally {
+      process.env.PARK_HOURS_UPSTREAM_URL = offline;
+      resetParkHoursMemory();
+    }
+  });
 });

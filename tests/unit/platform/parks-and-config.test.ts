@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/platform/config.ts';
 import { ConfigError } from '../../../src/platform/errors.ts';
-import { findPark, PARKS } from '../../../src/wait-times/parks.ts';
-import { parkFromQuery } from '../../../src/wait-times/wait-times.ts';
+import { findPark, PARKS, parkFromQuery } from '../../../src/wait-times/parks.ts';
 
 // The 17 slugs clients were promised (docs/contract.md), in their published order.
 const PROMISED_SLUGS = [

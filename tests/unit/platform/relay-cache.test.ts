@@ -17,6 +17,7 @@ function harness(
     writesWaitFor?: Promise<void>;
     claim?: (key: string, periodStart: number) => Promise<boolean>;
     storedFreshForMs?: number;
+    mayAsk?: () => Promise<boolean>;
   } = {},
 ) {
   let clock = START;
@@ -44,6 +45,7 @@ function harness(
     },
     now: () => clock,
     ...(options.claim && { claim: options.claim, storedFreshForMs: options.storedFreshForMs }),
+    ...(options.mayAsk && { mayAsk: options.mayAsk }),
   });
   return {
     relay,
@@ -309,18 +311,24 @@ describe('the relay cache with a recorder (claims per period)', () => {
     expect(h.calls).toMatchObject({ fetch: 0, readStored: 1 });
   });
 
-  it('records once per period: a second record in the same period is null, the next period asks again', async () => {
-    const h = claimsHarness();
-    const first = h.relay.record('k');
-    await h.settle('one');
-    expect(await first).toMatchObject({ value: 'one', fromUpstream: true });
-    expect(h.stored.get('k')).toMatchObject({ value: 'one' });
-    expect(await h.relay.record('k')).toBeNull();
-    h.advance(RELAY_FRESH_FOR_MS);
-    const next = h.relay.record('k');
-    await h.settle('two');
-    expect(await next).toMatchObject({ value: 'two' });
-    expect(h.calls.fetch).toBe(2);
+  it('answers stored data of any age for a subject not worth asking (a park closed by its hours), then looks again a period later', async () => {
+    const h = harness({ mayAsk: async () => false });
+    h.stored.set('k', { fetchedAt: START - 10 * 60 * MINUTE, value: 'last evening' });
+    expect(await h.relay.get('k')).toMatchObject({ value: 'last evening', fallback: false, maxAgeSeconds: 300 });
+    h.advance(4 * MINUTE);
+    expect(await h.relay.get('k')).toMatchObject({ value: 'last evening', maxAgeSeconds: 60 });
+    expect(h.calls).toMatchObject({ fetch: 0, readStored: 1 });
+    h.advance(MINUTE);
+    expect(await h.relay.get('k')).toMatchObject({ value: 'last evening' });
+    expect(h.calls).toMatchObject({ fetch: 0, readStored: 2 });
+  });
+
+  it('asks a subject not worth asking when nothing at all is stored: an answer beats none', async () => {
+    const h = harness({ mayAsk: async () => false });
+    const answer = h.relay.get('k');
+    await h.settle('first');
+    expect(await answer).toMatchObject({ value: 'first', fromUpstream: true });
+    expect(h.calls.fetch).toBe(1);
   });
 
   it('asks the upstream when a claim cannot be made (Blobs down): the answer matters more', async () => {

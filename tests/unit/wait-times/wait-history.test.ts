@@ -130,33 +130,6 @@ describe('recordSample on real posted waits (TouringPlans.com, AK86)', () => {
     expect(recovered).toEqual(undisturbed);
   });
 
-  it('answers before the profile is written and expired samples deleted, handing them to `later`', async () => {
-    const history = memoryHistory();
-    // Over four hours of samples: the next one both teaches the profile and expires old samples.
-    await replay(history, samples.slice(0, 60));
-    const [profileBefore, timesBefore] = [await history.readProfile(), await history.sampleTimes()];
-    const next = samples[60] as HistorySample;
-    expect(timesBefore[0]).toBeLessThan(next.at - HISTORY_RETENTION_MS);
-    let openWrites = () => {};
-    const writesWaitFor = new Promise<void>((resolve) => (openWrites = resolve));
-    const held: ParkHistory = {
-      ...history,
-      writeProfile: async (profile) => writesWaitFor.then(() => history.writeProfile(profile)),
-      deleteSamples: async (times) => writesWaitFor.then(() => history.deleteSamples(times)),
-    };
-    const handed: Promise<unknown>[] = [];
-    const context = await recordSample(held, next, EASTERN, { later: (task) => handed.push(task) });
-    expect(context.profile?.learnedThrough).toBe(next.at);
-    expect(await history.readProfile()).toEqual(profileBefore);
-    expect(await history.sampleTimes()).toEqual([...timesBefore, next.at]);
-
-    openWrites();
-    await Promise.all(handed);
-    expect(await history.readProfile()).toEqual(context.profile);
-    expect((await history.sampleTimes())[0]).toBeGreaterThanOrEqual(next.at - HISTORY_RETENTION_MS);
-    expect(await history.sampleTimes()).toContain(next.at);
-  });
-
   it('reads back the context a recording gave, without recording anything', async () => {
     const history = memoryHistory();
     await replay(history, samples.slice(0, 40));

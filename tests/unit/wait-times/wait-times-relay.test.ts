@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeQueueTimes, recordedPayload, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { listKeys, resetBlobsCooldown, timeKey, writeRecord } from '../../../src/platform/store.ts';
-import { HistorySampleSchema, ParkSnapshotSchema } from '../../../src/wait-times/park-snapshot-schemas.ts';
+import { HistorySampleSchema } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
 import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/wait-times.ts';
 import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
@@ -167,12 +167,14 @@ describe('wait times of a park', { timeout: 30_000 }, () => {
     expect([body.updatedAt, fallback]).toEqual([first.updatedAt, true]);
   });
 
-  it('compute the trend against the sample about 30 minutes older', async () => {
+  it('compute the trend, where no recorder runs, against the recorded sample about 30 minutes older', async () => {
     const recorded = recordedPayload(5) as RawPark;
     const open = rawRides(recorded).filter((ride) => ride.is_open && ride.wait_time >= 20);
     const [rising, falling, steady] = open;
     if (!rising || !falling || !steady) throw new Error('fixture needs three open rides with waits');
-    await waits();
+    // What the recorder kept 30 minutes ago: every ride's wait as recorded.
+    const earlier = { at: Date.now() - 30 * MINUTE, waits: Object.fromEntries(open.map((r) => [r.id, r.wait_time])) };
+    await writeRecord('wait-times', `history/epcot/${timeKey(earlier.at)}`, HistorySampleSchema, earlier);
 
     const change = (ride: RawRide): RawRide => {
       if (ride.id === rising.id) return { ...ride, wait_time: ride.wait_time + 10 };
@@ -184,7 +186,6 @@ describe('wait times of a park', { timeout: 30_000 }, () => {
       lands: recorded.lands.map((land) => ({ ...land, rides: land.rides.map(change) })),
       rides: recorded.rides.map(change),
     };
-    advanceClock(30 * MINUTE);
     const body = await waits();
     const trendOf = (name: string) => body.rides.find((ride) => ride.name === name.trim())?.trend;
     expect(trendOf(rising.name)).toBe('up');
@@ -199,27 +200,28 @@ describe('wait times of a park', { timeout: 30_000 }, () => {
 });
 
 describe('wait times around the relay', { timeout: 30_000 }, () => {
-  it('record one history sample per upstream fetch, however many requests share it', async () => {
+  it('store only the answer on a visitor’s refresh: no history sample, profile or day is written', async () => {
     upstream.delayMs = 100;
     const answers = await Promise.all(Array.from({ length: 5 }, () => getWaitTimes(park)));
     expect(epcotRequests()).toBe(1);
     expect(new Set(answers.map((answer) => answer.body.updatedAt)).size).toBe(1);
-    expect(await listKeys('wait-times', 'history/epcot/')).toEqual([
-      `history/epcot/${timeKey(answers[0]?.body.updatedAt ?? 0)}`,
+    expect(await listKeys('wait-times', '')).toEqual([
+      'answer/epcot',
+      `claims/epcot/${timeKey(Math.floor(Date.now() / (5 * MINUTE)) * 5 * MINUTE)}`,
     ]);
   });
 
-  it('read, without recording, the history of a snapshot another instance stored', async () => {
+  it('serve another instance’s stored answer as it is, without asking the upstream', async () => {
     const studios = findPark('hollywood-studios') as Park;
-    const now = Date.now();
-    const rides = [{ id: 1, name: 'Coaster', wait: 45, open: true }];
-    await writeRecord('wait-times', 'latest/hollywood-studios', ParkSnapshotSchema, { fetchedAt: now, rides });
-    const earlier = { at: now - 30 * 60_000, waits: { 1: 20 } };
-    await writeRecord('wait-times', `history/hollywood-studios/${timeKey(earlier.at)}`, HistorySampleSchema, earlier);
+    const stored = {
+      updatedAt: Date.now() - MINUTE,
+      source: 'queue-times.com' as const,
+      rides: [{ name: 'Coaster', wait: 45, open: true, trend: 'up' as const, forecast: 50 }],
+    };
+    await writeRecord('wait-times', 'answer/hollywood-studios', WaitTimesSchema, stored);
     const { body } = await getWaitTimes(studios);
     expect(upstream.count('/parks/7/queue_times.json')).toBe(0);
-    expect(body).toMatchObject({ updatedAt: now, rides: [{ name: 'Coaster', wait: 45, trend: 'up' }] });
-    expect(await listKeys('wait-times', 'history/hollywood-studios/')).toHaveLength(1);
+    expect(JSON.stringify(body)).toBe(JSON.stringify(stored));
   });
 
   it('answer the live waits with flat trends and persistence forecasts when Blobs is unavailable', async () => {

@@ -1,7 +1,7 @@
 import { publicJsonRoutes } from '../../../platform/public-json-routes.ts';
 import { RELAY_STALE_WHILE_REVALIDATE_SECONDS } from '../../../platform/relay-cache.ts';
 import { getWaitHistory } from '../../../wait-times/day/history.ts';
-import { parkFromQuery } from '../../../wait-times/wait-times.ts';
+import { parkFromQuery } from '../../../wait-times/parks.ts';
 
 export const prerender = false;
 

@@ -1,0 +1,38 @@
+import { recordDay } from '../day/day-store.ts';
+import type { DayHours } from '../forecast/outlook.ts';
+import { writeAnswer } from '../park-answer.ts';
+import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
+import type { Park } from '../parks.ts';
+import { blobsHistory, type HistoryContext, recordSample, sampleOf } from '../wait-history.ts';
+import { waitTimesBody } from '../wait-times.ts';
+import type { WaitTimes } from '../wait-times-schemas.ts';
+
+/**
+ * Everything the service keeps from one fetch of a park, written here and nowhere else: the history
+ * sample and the profile of the day's kind (given today's `hours`, which also teach each ride's
+ * closing), the day record, and the park's answer to GET /api/wait-times with the trend and forecast
+ * of this moment. The answer is written even when learning failed (then with persistence); the
+ * failure is thrown after it, so the recorder's status shows it.
+ */
+export async function writeParkRecords(
+  park: Park,
+  snapshot: ParkSnapshot,
+  hours: DayHours | null,
+): Promise<{ answer: WaitTimes; context: HistoryContext }> {
+  const failures: string[] = [];
+  const failed = (what: string) => (error: Error) => {
+    failures.push(`${what}: ${error.message}`);
+    return null;
+  };
+  const [context] = await Promise.all([
+    recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone, { hours }).catch(
+      failed('could not record the history'),
+    ),
+    recordDay(park, snapshot).catch(failed('could not record the day')),
+  ]);
+  const learned = context ?? { earlier: null, profile: null };
+  const answer = waitTimesBody(snapshot, learned.earlier, { profile: learned.profile, timeZone: park.timezone });
+  await writeAnswer(park.slug, answer);
+  if (failures.length > 0) throw new Error(failures.join('; '));
+  return { answer, context: learned };
+}
