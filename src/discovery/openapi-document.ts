@@ -41,7 +41,7 @@ const pathsOf = (historyExample?: WaitHistory): Record<string, JsonObject> => ({
 let historyExample: Promise<WaitHistory> | undefined;
 
 /** The description's title and version. */
-const INFO = { title: 'site-api', version: '1.3.0' } as const;
+const INFO = { title: 'site-api', version: '1.3.1' } as const;
 
 /**
  * What the API catalog needs of the description (title, version, paths), for a live request: without

@@ -18,8 +18,10 @@ export function parkGet(get: {
   description: string;
   park: { description: string; example: string };
   ok: { description: string; schemaId: string; example: unknown };
+  /** Whether a request may ask the provider (and so answer 502): not where only stored data is read. */
+  relayed?: boolean;
 }): JsonObject {
-  const { park, ok, ...operation } = get;
+  const { park, ok, relayed = true, ...operation } = get;
   return publicGet({
     ...operation,
     tag: 'Wait times',
@@ -46,11 +48,13 @@ export function parkGet(get: {
         thrownBy(() => parkFromQuery('atlantis')),
         PUBLIC_HEADERS,
       ),
-      '502': errorResponseObject(
-        'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
-        upstreamUnavailable(RELAY_BACKOFF_MS / 1000),
-        ['Retry-After', ...PUBLIC_HEADERS],
-      ),
+      ...(relayed && {
+        '502': errorResponseObject(
+          'The provider failed and there is no earlier data (up to 24 hours old) to fall back on.',
+          upstreamUnavailable(RELAY_BACKOFF_MS / 1000),
+          ['Retry-After', ...PUBLIC_HEADERS],
+        ),
+      }),
     },
   });
 }
@@ -60,7 +64,7 @@ export const waitTimesPaths: Record<string, JsonObject> = {
     operationId: 'getWaitTimes',
     summary: 'Live ride waits for one park',
     description:
-      'Relayed from queue-times.com and reused for 5 minutes; after that the last data is answered at once while a refresh runs, so do not poll faster than every 5 minutes. Each ride carries a `trend` against about 30 minutes earlier and a `forecast` for about 30 minutes ahead. If the provider fails, the last good data (up to 24 hours old) is answered with its honest `updatedAt`. Credit the provider ("Powered by Queue-Times.com", linked to https://queue-times.com/) wherever the data is shown.',
+      'Relayed from queue-times.com: the service records every open park every 5 minutes and this answer is that record, so do not poll faster than every 5 minutes. Outside a park\'s published hours (more than 30 minutes before opening or after closing) the last answer of its day stands. Each ride carries a `trend` against about 30 minutes earlier and a `forecast` for about 30 minutes ahead. If the provider fails, the last good data (up to 24 hours old) is answered with its honest `updatedAt`. Credit the provider ("Powered by Queue-Times.com", linked to https://queue-times.com/) wherever the data is shown.',
     park: { description: 'Park slug, matched exactly.', example: 'epcot' },
     ok: { description: 'The rides of the park, sorted by name.', schemaId: 'WaitTimes', example: waitTimesExample() },
   }),

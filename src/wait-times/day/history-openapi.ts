@@ -11,11 +11,12 @@ export const waitHistoryPaths = (example?: WaitHistory): Record<string, JsonObje
     operationId: 'getWaitHistory',
     summary: "Today at one park: each ride's waits so far against its usual day, and the crowd level",
     description:
-      "The park's current local day (its own time zone): every posted wait sampled so far today, each ride's usual wait for every half hour of the day (learned from the service's own samples over past days; null where not learned yet), and a crowd level comparing today with the usual at the same hours. Samples are taken when the live waits are refreshed (about every 5 minutes); this answer is cached like GET /api/wait-times, so do not poll faster than every 5 minutes. A new local day starts empty at the park's midnight. `hours` is the park's published day from ThemeParks.wiki (as in GET /api/parks; null when unknown, which never means closed). Credit the provider (\"Powered by Queue-Times.com\", linked to https://queue-times.com/) wherever the data is shown, and \"Park hours: ThemeParks.wiki\" wherever the hours are.\n\nThe example is real data from TouringPlans.com (Animal Kingdom, 24 February 2019, until 10:00; the usual day learned from the six days before; the hours Walt Disney World published for that day), run through the same code.",
+      "The park's current local day (its own time zone): every posted wait sampled so far today, each ride's usual wait for every half hour of the day (learned from the service's own samples over past days; null where not learned yet), and a crowd level comparing today with the usual at the same hours. The service samples every open park every 5 minutes, visitor or not, and this answer only reads what it recorded (a site whose schedule does not run, such as a deploy preview, shows an empty day); it is cached until the next sample is due, so do not poll faster than every 5 minutes. A new local day starts empty at the park's midnight. `hours` is the park's published day from ThemeParks.wiki (as in GET /api/parks; null when unknown, which never means closed). Credit the provider (\"Powered by Queue-Times.com\", linked to https://queue-times.com/) wherever the data is shown, and \"Park hours: ThemeParks.wiki\" wherever the hours are.\n\nThe example is real data from TouringPlans.com (Animal Kingdom, 24 February 2019, until 10:00; the usual day learned from the six days before; the hours Walt Disney World published for that day), run through the same code.",
     park: {
       description: 'Park slug, matched exactly (the same slugs as GET /api/wait-times).',
       example: 'animal-kingdom',
     },
+    relayed: false,
     ok: {
       description: 'The park day so far, rides sorted by name.',
       schemaId: 'WaitHistory',

@@ -18,7 +18,7 @@ import { type ServedSite, startServedSite } from '../../support/served-site.ts';
 // reports; the recorder runs here, in-process, when a case wants it.
 
 const MINUTE = 60_000;
-const LEARNED = /\/wait-times\/(history|profile|day)\//;
+const LEARNED = /wait-times\/(history|profile|day)\//;
 
 let upstream: FakeQueueTimes;
 let blobs: { context: string; stop(): Promise<void> };

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeScheduleOf } from '../../../scripts/fake-park-hours.mts';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import { runRecordWaitsJob } from '../../../src/jobs/record-waits-job.ts';
 import { WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { currentDayOf } from '../../../src/wait-times/hours/park-hours.ts';
 import { ParkListSchema } from '../../../src/wait-times/hours/park-hours-schemas.ts';
 import { scheduleRowsOf } from '../../../src/wait-times/hours/themeparks-wiki.ts';
 import { findPark } from '../../../src/wait-times/parks.ts';
 import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
+import { startLocalBlobs } from '../../support/local-blobs.ts';
 import { type ServedSite, startServedSite } from '../../support/served-site.ts';
 
 // The served site with park hours from the local fake: Magic Kingdom's recorded schedule re-dated
@@ -16,17 +18,21 @@ let hoursDown: FakeQueueTimes;
 let site: ServedSite;
 let siteWithoutHours: ServedSite;
 
+let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
+
 beforeAll(async () => {
-  [upstream, hoursDown] = await Promise.all([startFakeQueueTimes(), startFakeQueueTimes()]);
+  [upstream, hoursDown, blobs] = await Promise.all([startFakeQueueTimes(), startFakeQueueTimes(), startLocalBlobs()]);
   hoursDown.mode = 'error-500';
+  // The site without hours shares its store with this process, whose recorder run gives it a day.
+  const withoutHours = { PARK_HOURS_UPSTREAM_URL: hoursDown.url, NETLIFY_BLOBS_CONTEXT: blobs.context };
   [site, siteWithoutHours] = await Promise.all([
     startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url, PARK_HOURS_UPSTREAM_URL: upstream.url } }),
-    startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url, PARK_HOURS_UPSTREAM_URL: hoursDown.url } }),
+    startServedSite({ env: { WAIT_TIMES_UPSTREAM_URL: upstream.url, ...withoutHours } }),
   ]);
 });
 afterAll(async () => {
   await Promise.all([site?.stop(), siteWithoutHours?.stop()]);
-  await Promise.all([upstream?.close(), hoursDown?.close()]);
+  await Promise.all([upstream?.close(), hoursDown?.close(), blobs?.stop()]);
 });
 
 const getJson = async (from: ServedSite, path: string) => {
@@ -93,6 +99,14 @@ describe('hours beside the waits', () => {
   });
 
   it('GET /api/wait-times/history costs only `hours` when ThemeParks.wiki fails', async () => {
+    const offline = process.env.WAIT_TIMES_UPSTREAM_URL;
+    process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
+    try {
+      // The recorder's run without hours (the usual day decides, none learned yet: every park polled).
+      expect((await runRecordWaitsJob({ hoursOf: async () => null })).parks?.polled).toContain('epcot');
+    } finally {
+      process.env.WAIT_TIMES_UPSTREAM_URL = offline;
+    }
     const { response, body } = await getJson(siteWithoutHours, '/api/wait-times/history?park=epcot');
     expect(response.status).toBe(200);
     expect(body.hours).toBeNull();
