@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SLOW_MACHINE_LIMITS } from './tests/support/slow-machine.ts';
 
 export default defineConfig({
   test: {
@@ -9,6 +10,8 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts'],
           setupFiles: ['tests/support/offline-upstreams.ts'],
           environment: 'node',
+          // Longer time limits than the contract's, for a loaded machine (tests/support/slow-machine.ts).
+          env: SLOW_MACHINE_LIMITS,
           // Both cores (Vitest's default here is one): the files are independent, mostly importing.
           maxWorkers: 2,
         },
@@ -19,6 +22,8 @@ export default defineConfig({
           include: ['tests/request/**/*.test.ts'],
           setupFiles: ['tests/support/reset-blobs-cooldown.ts', 'tests/support/offline-upstreams.ts'],
           environment: 'node',
+          // Longer time limits than the contract's, for a loaded machine (tests/support/slow-machine.ts).
+          env: SLOW_MACHINE_LIMITS,
           // Each file starts real servers (site, Blobs, fake upstreams) on loopback. A time-out only
           // guards against a hang: beside a second suite on two cores, tests run 4–8 times slower.
           testTimeout: 180_000,

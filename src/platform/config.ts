@@ -11,6 +11,17 @@ const optional = <T extends z.core.$ZodType>(schema: T) => unlessEmpty(z.optiona
 const matching = (pattern: RegExp, message: string, fallback: string) =>
   unlessEmpty(z._default(z.string().check(z.regex(pattern, message)), fallback));
 
+/**
+ * A time limit in milliseconds, `fallback` (the contract's value) when unset. From 100 ms (a `4`
+ * meant as seconds stops the server rather than giving every call 4 ms) to 60 s, Netlify's limit
+ * for a request (https://docs.netlify.com/build/functions/configuration).
+ */
+const milliseconds = (fallback: number) => {
+  const message = 'must be a whole number of milliseconds from 100 to 60000';
+  const ms = z.coerce.number().check(z.int(message), z.minimum(100, message), z.maximum(60_000, message));
+  return unlessEmpty(z._default(ms, fallback));
+};
+
 /** A URL with one of these protocols. */
 const optionalUrl = (protocols: string[]) =>
   optional(
@@ -47,6 +58,12 @@ export const EnvironmentSchema = z.object({
     z.transform(Number),
   ),
   DATA_DIR: z._default(z.string().check(z.minLength(1)), '.data'),
+  // The contract's time limits (docs/contract.md, "Every endpoint"): one Blobs call is given up after
+  // BLOBS_DEADLINE_MS (src/platform/store.ts); a request waits at most RATE_LIMIT_WAIT_MS for its
+  // client's attempts still being decided (src/platform/rate-limit.ts). Set longer only for slow test
+  // machines (tests/support/slow-machine.ts).
+  BLOBS_DEADLINE_MS: milliseconds(4_000),
+  RATE_LIMIT_WAIT_MS: milliseconds(5_000),
   WAIT_TIMES_UPSTREAM_URL: baseUrl('https://queue-times.com'),
   PARK_HOURS_UPSTREAM_URL: baseUrl('https://api.themeparks.wiki/v1'),
   // `off`: the scheduled recorder (netlify/functions/record-waits.mts) asks nothing; visitors' requests still do.

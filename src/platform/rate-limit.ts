@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { clientIdentity } from './client-identity.ts';
+import { getConfig } from './config.ts';
 import { tooManyRequests } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
@@ -24,12 +25,6 @@ const SlotSchema = z.object({ at: z.int(), pending: z.optional(z.boolean()) });
  * a synchronous function at 60 s (https://docs.netlify.com/build/functions/configuration).
  */
 const PENDING_MAX_MS = 60_000;
-/**
- * An attempt waits this long for pending ones to be decided, looking again after 25 ms, doubling to
- * 250: a burst on a busy instance may take seconds per request (each Blobs call may wait up to 12 s).
- * Half the limit above leaves the other half for the request's own work.
- */
-const PENDING_WAIT_MS = 30_000;
 
 // Clients are kept as a salted hash: the limiter needs to tell them apart, not to know them.
 const clientKey = (client: string) => hash('sha256', `site-api:${clientIdentity(client)}`).slice(0, 32);
@@ -95,15 +90,17 @@ export async function hitRateLimit(rule: RateLimit, client: string, now = Date.n
 
 /**
  * Takes one attempt whose outcome is not known yet, or throws 429: `confirm()` keeps it as a hit,
- * `release()` gives it back. With every slot held by attempts still being decided it waits (up
- * to 30 s) rather than refuse: the owner's phone may send a burst.
+ * `release()` gives it back. With every slot held by attempts still being decided it waits rather
+ * than refuse, since the owner's phone may send a burst: an attempt is decided within its request or
+ * just after its answer, so the wait is short unless Blobs is slow. It lasts RATE_LIMIT_WAIT_MS at
+ * most (the contract's 5 s, docs/contract.md), looking again after 25 ms, doubling to 250; then 429.
  */
 export async function reserveAttempt(
   rule: RateLimit,
   client: string,
   { later }: { later?: AfterAnswer | undefined } = {},
 ): Promise<{ confirm(): Promise<void>; release(): Promise<void> }> {
-  const deadline = Date.now() + PENDING_WAIT_MS;
+  const deadline = Date.now() + getConfig().RATE_LIMIT_WAIT_MS;
   for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
     const now = Date.now();
     const result = await claim(rule, client, now, true, later);

@@ -1,5 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import { getStore } from '@netlify/blobs';
+import { getConfig } from './config.ts';
 import * as z from './zod-mini.ts';
 
 // The one module that talks to Netlify Blobs. Everything read back is parsed through the schema it was
@@ -10,16 +10,6 @@ type Schema = z.core.$ZodType;
 /** The stores the service uses, one per concern. */
 export type StoreName = 'wait-times' | 'location' | 'contact' | 'jobs' | 'photo-feed' | 'rate-limits';
 
-/**
- * One Blobs call gets this long while the store answers nothing else and this process waits idle:
- * the client's own retries could hold a request for half a minute. While other calls come back, or
- * while this process is busy (a cold start loading code, a starved machine), a slow call says
- * nothing about the store and waits on, looking again each second, up to BLOBS_PATIENCE_MS.
- */
-export const BLOBS_DEADLINE_MS = 4_000;
-const BLOBS_PATIENCE_MS = 3 * BLOBS_DEADLINE_MS;
-/** The share of the time this process ran rather than waited for I/O above which it counts as busy. */
-const BUSY_UTILIZATION = 0.5;
 /** After a failure, calls fail at once for this long instead of each waiting out the deadline. */
 const BLOBS_COOLDOWN_MS = 5_000;
 
@@ -29,43 +19,26 @@ export class BlobsUnavailableError extends Error {
 }
 
 let unavailableUntil = 0;
-/** When a call last came back from the store (−∞: never). */
-let answeredAt = Number.NEGATIVE_INFINITY;
 
-/** Runs one Blobs call on a store under the deadline and the cool-down after a failure. */
+/**
+ * Runs one Blobs call on a store under the deadline (BLOBS_DEADLINE_MS, the contract's 4 s: without
+ * it the client's own retries could hold a request for half a minute) and the cool-down after a failure.
+ */
 async function guarded<T>(what: string, name: StoreName, call: (store: ReturnType<typeof getStore>) => Promise<T>) {
   if (Date.now() < unavailableUntil) throw new BlobsUnavailableError(`Blobs unavailable (cooling down): ${what}`);
   const started = Date.now();
   const { promise: deadline, reject } = Promise.withResolvers<never>();
-  let timer: NodeJS.Timeout | undefined;
-  // A decision already queued in setImmediate when the call settles must not reject after it.
-  let settled = false;
-  /** Event-loop utilization at the last look: how busy this process was since. */
-  let since = performance.eventLoopUtilization();
-  const decide = () => {
-    if (settled) return;
-    const now = Date.now();
-    const busy = performance.eventLoopUtilization(since).utilization > BUSY_UTILIZATION;
-    since = performance.eventLoopUtilization();
-    if ((busy || now - answeredAt < BLOBS_DEADLINE_MS) && now - started < BLOBS_PATIENCE_MS) {
-      timer = setTimeout(late, Math.min(1_000, started + BLOBS_PATIENCE_MS - now));
-    } else reject(new BlobsUnavailableError(`Blobs took over ${now - started} ms: ${what}`));
-  };
-  // After a stall (a starved process), expired timers run before the answers that came meanwhile are
-  // read: setImmediate decides after them (https://nodejs.org/en/learn/asynchronous-work/event-loop-timers-and-nexttick).
-  const late = () => setImmediate(decide);
-  timer = setTimeout(late, BLOBS_DEADLINE_MS);
+  const giveUp = () => reject(new BlobsUnavailableError(`Blobs took over ${Date.now() - started} ms: ${what}`));
+  // setImmediate: after a stall (this process starved of CPU), the expired timer runs before the
+  // answer that came meanwhile is read; giving up in the check phase, after the poll phase has read
+  // it, does not fail a call the store answered in time
+  // (https://nodejs.org/en/learn/asynchronous-work/event-loop-timers-and-nexttick). A rejection after
+  // the race is settled changes nothing.
+  const timer = setTimeout(() => setImmediate(giveUp), getConfig().BLOBS_DEADLINE_MS);
   // https://docs.netlify.com/build/data-and-storage/netlify-blobs/#consistency: the next request reads this write.
   // Promise.try: a store that cannot be opened (no Blobs context) fails this call, not the timer later.
+  // An abandoned call that fails later is handled by the race, with nobody waiting.
   const attempt = Promise.try(() => call(getStore({ name, consistency: 'strong' })));
-  // The store answered: others may wait on, and a cool-down a late answer outlived is over.
-  attempt.then(
-    () => {
-      answeredAt = Date.now();
-      if (answeredAt - started > BLOBS_DEADLINE_MS) unavailableUntil = 0;
-    },
-    () => {}, // an abandoned call may fail later, with nobody waiting
-  );
   try {
     return await Promise.race([attempt, deadline]);
   } catch (error) {
@@ -73,7 +46,6 @@ async function guarded<T>(what: string, name: StoreName, call: (store: ReturnTyp
     if (error instanceof BlobsUnavailableError) throw error;
     throw new BlobsUnavailableError(`Blobs failed: ${what}: ${(error as Error).message}`, { cause: error });
   } finally {
-    settled = true;
     clearTimeout(timer);
   }
 }
@@ -81,7 +53,6 @@ async function guarded<T>(what: string, name: StoreName, call: (store: ReturnTyp
 /** Forgets a past failure (tests start each case with Blobs available). */
 export function resetBlobsCooldown(): void {
   unavailableUntil = 0;
-  answeredAt = Number.NEGATIVE_INFINITY;
 }
 
 const TIME_KEY_DIGITS = 15;

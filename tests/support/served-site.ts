@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { builtSiteUrl } from '../../scripts/build-record.mts';
+import { SLOW_MACHINE_LIMITS } from './slow-machine.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Upstreams a test does not name answer from a closed loopback port, so that no test reaches the internet. */
@@ -45,6 +46,7 @@ export async function startServedSite(
     // The recorder stays off unless a test turns it on: its runs would add upstream requests to every count.
     env: {
       ...OFFLINE_DEFAULTS,
+      ...SLOW_MACHINE_LIMITS,
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
       PORT: '0',

@@ -7,6 +7,7 @@ import { startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { startBlobsServer } from '../../../server/blobs.mts';
 import { parseContactRequest, submitContactMessage } from '../../../src/contact/contact.ts';
 import { OFFLINE_DEFAULTS, ROOT } from '../../support/served-site.ts';
+import { SLOW_MACHINE_LIMITS } from '../../support/slow-machine.ts';
 import { type SmtpSink, startSmtpSink } from '../../support/smtp-sink.ts';
 
 /**
@@ -38,7 +39,15 @@ afterEach(async () => {
 function job(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/job.mts'), ...args], {
     cwd: ROOT,
-    env: { ...OFFLINE_DEFAULTS, PATH: process.env.PATH ?? '', DATA_DIR: dataDir, SMTP_URL: sink.url, ...MAIL, ...env },
+    env: {
+      ...OFFLINE_DEFAULTS,
+      ...SLOW_MACHINE_LIMITS,
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      SMTP_URL: sink.url,
+      ...MAIL,
+      ...env,
+    },
   });
   let output = '';
   child.stdout.on('data', (chunk) => {

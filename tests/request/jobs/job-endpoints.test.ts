@@ -12,6 +12,7 @@ import {
   startFakePostFeed,
 } from '../../support/fake-job-services.ts';
 import { eventually, ROOT, type ServedSite, startServedSite } from '../../support/served-site.ts';
+import { SLOW_MACHINE_LIMITS } from '../../support/slow-machine.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -30,7 +31,7 @@ function runJobByHand(
     execFile(
       process.execPath,
       [path.join(ROOT, 'scripts/job.mts'), name],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATA_DIR: site.dataDir, ...env } },
+      { cwd: ROOT, env: { ...SLOW_MACHINE_LIMITS, PATH: process.env.PATH ?? '', DATA_DIR: site.dataDir, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
     );
   });

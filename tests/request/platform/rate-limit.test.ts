@@ -90,6 +90,25 @@ describe('the Blobs-backed rate limiter', () => {
     await expect(checkRateLimit(attempts, '192.0.2.40')).rejects.toMatchObject({ status: 429 });
   });
 
+  it('waits at most RATE_LIMIT_WAIT_MS for attempts still being decided, then answers 429', async () => {
+    const attempts: RateLimit = { name: 'attempts-undecided', limit: 3, windowMs: HOUR };
+    await Promise.all(Array.from({ length: 3 }, () => reserveAttempt(attempts, '192.0.2.41')));
+    // The product waits 5 s, the tests 30 s (tests/support/slow-machine.ts); this one a second.
+    const saved = process.env.RATE_LIMIT_WAIT_MS;
+    process.env.RATE_LIMIT_WAIT_MS = '1000';
+    try {
+      const started = Date.now();
+      await expect(reserveAttempt(attempts, '192.0.2.41')).rejects.toMatchObject({ status: 429 });
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(1000 - 250);
+      // About the wait; the bound leaves a loaded machine seconds for the Blobs calls of the last look.
+      expect(took).toBeLessThan(1000 + 9_000);
+    } finally {
+      if (saved === undefined) delete process.env.RATE_LIMIT_WAIT_MS;
+      else process.env.RATE_LIMIT_WAIT_MS = saved;
+    }
+  });
+
   it('sweeps the hits of clients that never come back once they cannot count any more', async () => {
     const sweep: RateLimit = { name: 'sweep', limit: 2, windowMs: HOUR };
     await hitRateLimit(sweep, '192.0.2.1', PERIOD);

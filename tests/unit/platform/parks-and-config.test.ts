@@ -62,6 +62,9 @@ describe('loadConfig', () => {
       DATA_DIR: '.data',
       WAIT_TIMES_UPSTREAM_URL: 'https://queue-times.com',
       LOCATION_STALE_AFTER_MINUTES: 360,
+      // The contract's time limits (docs/contract.md).
+      BLOBS_DEADLINE_MS: 4000,
+      RATE_LIMIT_WAIT_MS: 5000,
     });
     expect(config.SMTP_URL).toBeUndefined();
     expect(config.LOCATION_TOKEN).toBeUndefined();
@@ -74,6 +77,10 @@ describe('loadConfig', () => {
     ['WAIT_TIMES_UPSTREAM_URL', { WAIT_TIMES_UPSTREAM_URL: 'ftp://example.com' }],
     ['NETWORK_TOKEN_EXPIRES_AT', { NETWORK_TOKEN_EXPIRES_AT: 'next week' }],
     ['CONTACT_TO', { SMTP_URL: 'smtp://localhost:25', CONTACT_FROM: 'b@example.com' }],
+    // Seconds by mistake: 4 ms would fail every Blobs call.
+    ['BLOBS_DEADLINE_MS', { BLOBS_DEADLINE_MS: '4' }],
+    ['BLOBS_DEADLINE_MS', { BLOBS_DEADLINE_MS: '4 s' }],
+    ['RATE_LIMIT_WAIT_MS', { RATE_LIMIT_WAIT_MS: '90000' }],
   ])('names %s when it is malformed', (variable, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(variable);
