@@ -1,4 +1,3 @@
-import type { RecorderParks } from '../../jobs/jobs-schemas.ts';
 import { localDateOf } from '../day/park-day.ts';
 import type { DayHours } from '../forecast/outlook.ts';
 import { parkHoursToday } from '../hours/park-hours.ts';
@@ -6,6 +5,7 @@ import { PARKS, type Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';
 import { recordWaitTimes, sweepClaims } from '../wait-times.ts';
 import { shouldPoll, type UsualDay, usualDayOf } from './poll-window.ts';
+import type { RecorderParks } from './recorder-schemas.ts';
 
 export type HoursOf = (park: Park) => Promise<DayHours | null>;
 
