@@ -1,5 +1,4 @@
-import { localDateOf, previousDate } from '../src/wait-times/day/park-day.ts';
-import { fromWallClock, offsetAt } from '../src/wait-times/local-time.ts';
+import { fromWallClock, localDateOf, offsetAt, previousDate } from '../src/wait-times/local-time.ts';
 import type { Park } from '../src/wait-times/parks.ts';
 import { readFixture } from './fake-http-server.mts';
 

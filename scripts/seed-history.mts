@@ -1,7 +1,8 @@
 import { writeRecord } from '../src/platform/store.ts';
 import { readDay } from '../src/wait-times/day/day-store.ts';
 import { DayRecordSchema } from '../src/wait-times/day/history-schemas.ts';
-import { addSamples, dayBoundsOf, emptyDay, localDateOf, SLOT_MS } from '../src/wait-times/day/park-day.ts';
+import { addSamples, emptyDay, SLOT_MS } from '../src/wait-times/day/park-day.ts';
+import { dayBoundsOf, localDateOf } from '../src/wait-times/local-time.ts';
 import type { HistorySample } from '../src/wait-times/park-snapshot-schemas.ts';
 import { findPark } from '../src/wait-times/parks.ts';
 import { ridesOf } from '../src/wait-times/queue-times.ts';

@@ -1,4 +1,3 @@
-import { dayBoundsOf, localDateOf } from '../../src/wait-times/day/park-day.ts';
 import {
   type Blend,
   chainedWait,
@@ -11,7 +10,7 @@ import {
   toStep,
 } from '../../src/wait-times/forecast/outlook.ts';
 import { bucketOf, usualWaitOf } from '../../src/wait-times/forecast/wait-profile.ts';
-import { minuteOfDay } from '../../src/wait-times/local-time.ts';
+import { dayBoundsOf, localDateOf, minuteOfDay } from '../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
 import { memoryHistory, recordSample } from '../../src/wait-times/wait-history.ts';
 import { type Split, type Sums, Tally } from './tally.ts';

@@ -1,9 +1,11 @@
 /**
- * Park-local wall-clock time: wait patterns follow the park's clock (opening, parades, closing),
- * so the forecaster works in each park's own time zone, DST included.
+ * Park-local wall-clock time and dates: wait patterns follow the park's clock (opening, parades,
+ * closing) and a park's day runs from its own midnight, so the forecaster, the hours, the day record
+ * and the recorder all work in each park's own time zone, DST included.
  */
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 const QUARTER_HOUR = 15 * MINUTE;
 const MAX_CACHED_OFFSETS = 20_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -56,4 +58,20 @@ export function fromWallClock(wall: number, timeZone: string): number {
   if (candidate + offsetAt(candidate, timeZone) !== wall) return Math.max(firstGuess, candidate);
   const earlier = candidate - 60 * MINUTE;
   return earlier + offsetAt(earlier, timeZone) === wall ? earlier : candidate;
+}
+
+/** The park-local calendar date (YYYY-MM-DD) at Unix ms `at`. */
+export function localDateOf(at: number, timeZone: string): string {
+  return new Date(at + offsetAt(at, timeZone)).toISOString().slice(0, 10);
+}
+
+/** Unix ms of the local midnights that start and end `date` (23 or 25 hours apart on DST days). */
+export function dayBoundsOf(date: string, timeZone: string): { startsAt: number; endsAt: number } {
+  const wall = Date.parse(`${date}T00:00:00Z`);
+  return { startsAt: fromWallClock(wall, timeZone), endsAt: fromWallClock(wall + DAY, timeZone) };
+}
+
+/** The calendar date before `date`. */
+export function previousDate(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - DAY).toISOString().slice(0, 10);
 }

@@ -1,12 +1,12 @@
 import { outlookTimesOf, parkRatioOf, rideOutlookOf } from '../forecast/outlook.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import type { ParkHours } from '../hours/park-hours-schemas.ts';
+import { dayBoundsOf, localDateOf } from '../local-time.ts';
 import type { Park } from '../parks.ts';
 import { byName, getWaitTimes } from '../wait-times.ts';
 import { crowdLevelOf, usualWaits } from './crowd-level.ts';
 import { readDay } from './day-store.ts';
 import type { DayRecord, WaitHistory } from './history-schemas.ts';
-import { dayBoundsOf, localDateOf } from './park-day.ts';
 
 /**
  * The park's local day so far, and how long it may be cached (as long as the live data, never

@@ -2,7 +2,7 @@ import { getConfig } from '../../platform/config.ts';
 import type { AfterAnswer } from '../../platform/http.ts';
 import { relayCache } from '../../platform/relay-cache.ts';
 import { readRecord, writeRecord } from '../../platform/store.ts';
-import { dayBoundsOf, localDateOf, previousDate } from '../day/park-day.ts';
+import { dayBoundsOf, localDateOf, previousDate } from '../local-time.ts';
 import type { Park } from '../parks.ts';
 import { type ParkHours, type ScheduleRow, StoredScheduleSchema } from './park-hours-schemas.ts';
 import { fetchParkSchedule } from './themeparks-wiki.ts';

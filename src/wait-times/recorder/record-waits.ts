@@ -1,6 +1,6 @@
-import { localDateOf } from '../day/park-day.ts';
 import type { DayHours } from '../forecast/outlook.ts';
 import { parkHoursToday } from '../hours/park-hours.ts';
+import { localDateOf } from '../local-time.ts';
 import { PARKS, type Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';
 import { recordWaitTimes, sweepClaims } from '../wait-times.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts';
 import { waitHistoryBody } from '../../../src/wait-times/day/history.ts';
 import { WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
-import { addSamples, dayBoundsOf, emptyDay } from '../../../src/wait-times/day/park-day.ts';
+import { addSamples, emptyDay } from '../../../src/wait-times/day/park-day.ts';
 import {
   type DayHours,
   halfHoursBetween,
@@ -12,6 +12,7 @@ import {
 } from '../../../src/wait-times/forecast/outlook.ts';
 import { emptyProfile } from '../../../src/wait-times/forecast/wait-profile.ts';
 import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import { dayBoundsOf } from '../../../src/wait-times/local-time.ts';
 import { type OpenApi, OpenApiValidator, pointer } from '../../support/openapi-validator.ts';
 import { halfHour } from '../../support/wait-profile.ts';
 
