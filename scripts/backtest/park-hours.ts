@@ -1,4 +1,4 @@
-import type { DayHours } from '../../src/wait-times/forecast/outlook.ts';
+import type { DayHours } from '../../src/wait-times/hours/park-hours-schemas.ts';
 import { fromWallClock } from '../../src/wait-times/local-time.ts';
 import { cellsOf } from './posted-waits.ts';
 

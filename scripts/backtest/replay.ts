@@ -1,7 +1,6 @@
 import {
   type Blend,
   chainedWait,
-  type DayHours,
   expectedWait,
   type ForecastContext,
   outlookTimesOf,
@@ -10,6 +9,7 @@ import {
   toStep,
 } from '../../src/wait-times/forecast/outlook.ts';
 import { bucketOf, usualWaitOf } from '../../src/wait-times/forecast/wait-profile.ts';
+import type { DayHours } from '../../src/wait-times/hours/park-hours-schemas.ts';
 import { dayBoundsOf, localDateOf, minuteOfDay } from '../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
 import { memoryHistory, recordSample } from '../../src/wait-times/wait-history.ts';

@@ -1,7 +1,6 @@
 import { type AfterAnswer, finishLater } from '../platform/http.ts';
 import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../platform/store.ts';
 import { type DayKind, dayKindOf } from './forecast/day-kind.ts';
-import type { DayHours } from './forecast/outlook.ts';
 import { learnClosings } from './forecast/ride-closing.ts';
 import { boundProfile, emptyProfile, updateProfile } from './forecast/wait-profile.ts';
 import {
@@ -10,6 +9,7 @@ import {
   StoredWaitProfileSchema,
   type WaitProfile,
 } from './forecast/wait-profile-schemas.ts';
+import type { DayHours } from './hours/park-hours-schemas.ts';
 import { minuteOfDay } from './local-time.ts';
 import { type HistorySample, HistorySampleSchema, type ParkSnapshot } from './park-snapshot-schemas.ts';
 

@@ -14,10 +14,9 @@ import {
 import { recordDay } from './day/day-store.ts';
 import { type DayKind, dayKindOf } from './forecast/day-kind.ts';
 import { trendAndForecastOf } from './forecast/forecast.ts';
-import type { DayHours } from './forecast/outlook.ts';
 import type { WaitProfile } from './forecast/wait-profile-schemas.ts';
 import { parkHoursToday } from './hours/park-hours.ts';
-import type { ParkHours } from './hours/park-hours-schemas.ts';
+import type { DayHours, ParkHours } from './hours/park-hours-schemas.ts';
 import {
   type HistorySample,
   type ParkSnapshot,

@@ -1,5 +1,5 @@
+import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { minuteOfDay } from '../local-time.ts';
-import type { DayHours } from './outlook.ts';
 
 /**
  * The kinds of park day that keep a forecaster profile of their own. A day the park closes by

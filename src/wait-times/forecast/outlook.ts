@@ -1,3 +1,4 @@
+import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { minuteOfDay } from '../local-time.ts';
 import { CLOSED_EARLY_LIMIT, closedEarlyShare } from './ride-closing.ts';
 import { bucketOf, expectedChange, usualWaitOf } from './wait-profile.ts';
@@ -42,12 +43,6 @@ function blendAt(horizon: number, blend: Blend): Omit<BlendRow, 'horizon'> {
   const share = high.horizon === low.horizon ? 0 : (horizon - low.horizon) / (high.horizon - low.horizon);
   const between = (weight: keyof BlendRow) => low[weight] + share * (high[weight] - low[weight]);
   return { chained: between('chained'), usual: between('usual'), sharpen: between('sharpen') };
-}
-
-/** A park's opening hours for one day, Unix ms. */
-export interface DayHours {
-  opensAt: number;
-  closesAt: number;
 }
 
 /** What the model knows of a park at one moment, the same for each of its rides. */

@@ -1,3 +1,4 @@
+import type { DayHours } from '../hours/park-hours-schemas.ts';
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import { CLOSING_STEPS, type RideProfile, type WaitProfile } from './wait-profile-schemas.ts';
 
@@ -21,11 +22,7 @@ const round = (value: number) => Math.round(value * 1000) / 1000;
  * sample at or after the day's closing (`hours`, once per closing), each ride open that day
  * learns how many half hours before the closing it was last open. Returns a new profile.
  */
-export function learnClosings(
-  profile: WaitProfile,
-  sample: HistorySample,
-  hours: { opensAt: number; closesAt: number } | null,
-): WaitProfile {
+export function learnClosings(profile: WaitProfile, sample: HistorySample, hours: DayHours | null): WaitProfile {
   const rides: Record<string, RideProfile> = { ...profile.rides };
   for (const [id, wait] of Object.entries(sample.waits)) {
     const ride = rides[id];

@@ -1,6 +1,6 @@
-import type { DayHours } from '../forecast/outlook.ts';
 import { usualWaitOf } from '../forecast/wait-profile.ts';
 import { BUCKETS_PER_DAY, type WaitProfile } from '../forecast/wait-profile-schemas.ts';
+import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { minuteOfDay } from '../local-time.ts';
 
 /** The learned usual day: park-local minutes from the first half hour any ride is usually open to the end of the last. */

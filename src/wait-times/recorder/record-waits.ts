@@ -1,5 +1,5 @@
-import type { DayHours } from '../forecast/outlook.ts';
 import { parkHoursToday } from '../hours/park-hours.ts';
+import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { localDateOf } from '../local-time.ts';
 import { PARKS, type Park } from '../parks.ts';
 import { blobsHistory } from '../wait-history.ts';

@@ -8,7 +8,7 @@ import { listKeys, writeRecord } from '../../../src/platform/store.ts';
 import { readDay, recordDay } from '../../../src/wait-times/day/day-store.ts';
 import { DayRecordSchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { addSamples, emptyDay } from '../../../src/wait-times/day/park-day.ts';
-import type { DayHours } from '../../../src/wait-times/forecast/outlook.ts';
+import type { DayHours } from '../../../src/wait-times/hours/park-hours-schemas.ts';
 import { localDateOf } from '../../../src/wait-times/local-time.ts';
 import { type ParkSnapshot, ParkSnapshotSchema } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { findPark } from '../../../src/wait-times/parks.ts';
