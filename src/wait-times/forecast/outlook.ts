@@ -1,8 +1,9 @@
 import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { minuteOfDay } from '../local-time.ts';
+import { MAX_WAIT_MINUTES } from '../wait-times-schemas.ts';
 import { CLOSED_EARLY_LIMIT, closedEarlyShare } from './ride-closing.ts';
 import { bucketOf, expectedChange, usualWaitOf } from './wait-profile.ts';
-import { MAX_WAIT_MINUTES, type WaitProfile } from './wait-profile-schemas.ts';
+import type { WaitProfile } from './wait-profile-schemas.ts';
 
 /**
  * The rest of a ride's day, one model for every horizon from the 30-minute `forecast` on: the live

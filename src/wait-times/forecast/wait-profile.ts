@@ -1,10 +1,10 @@
 import type { HistorySample } from '../park-snapshot-schemas.ts';
+import { MAX_WAIT_MINUTES } from '../wait-times-schemas.ts';
 import {
   type Band,
   BUCKETS_PER_DAY,
   MAX_OBSERVATIONS,
   MAX_PROFILE_RIDES,
-  MAX_WAIT_MINUTES,
   type ProfileBucket,
   type RideProfile,
   type WaitProfile,
