@@ -3,6 +3,7 @@ import { clientIdentity } from './client-identity.ts';
 import { tooManyRequests } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
+import { MINUTE_MS } from './time-units.ts';
 import * as z from './zod-mini.ts';
 
 /** A named limit: at most `limit` hits per client within any `windowMs`. */
@@ -23,7 +24,7 @@ const SlotSchema = z.object({ at: z.int(), pending: z.optional(z.boolean()) });
  * A pending slot older than this belongs to a request that died, and counts as a hit: Netlify stops
  * a synchronous function at 60 s (https://docs.netlify.com/build/functions/configuration).
  */
-const PENDING_MAX_MS = 60_000;
+const PENDING_MAX_MS = MINUTE_MS;
 /**
  * An attempt waits this long for pending ones to be decided, looking again after 25 ms, doubling to
  * 250: a burst on a busy instance may take seconds per request (each Blobs call may wait up to 12 s).

@@ -11,6 +11,7 @@ import {
   timeOfKey,
   writeRecord,
 } from '../platform/store.ts';
+import { HOUR_MS, MINUTE_MS } from '../platform/time-units.ts';
 import { recordDay } from './day/day-store.ts';
 import { type DayKind, dayKindOf } from './forecast/day-kind.ts';
 import { trendAndForecastOf } from './forecast/forecast.ts';
@@ -38,9 +39,9 @@ const claimKey = (slug: string, periodStart: number) => `${CLAIMS_PREFIX}${slug}
  * asks the upstream itself only when the snapshot is older than a period plus this margin (a late
  * or slow scheduled run), so a site without the schedule still answers current data.
  */
-export const RECORDER_MARGIN_MS = 2 * 60_000;
+export const RECORDER_MARGIN_MS = 2 * MINUTE_MS;
 /** Claims older than this are swept by the recorder: no instance still works in those periods. */
-const CLAIMS_KEPT_MS = 60 * 60_000;
+const CLAIMS_KEPT_MS = HOUR_MS;
 
 const relay = relayCache<Park, SnapshotRide[]>({
   label: 'Wait times',

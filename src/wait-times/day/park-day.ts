@@ -1,3 +1,4 @@
+import { MINUTE_MS } from '../../platform/time-units.ts';
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import { type DayRecord, MAX_DAY_RIDES, MAX_DAY_SAMPLES } from './history-schemas.ts';
 
@@ -7,8 +8,7 @@ import { type DayRecord, MAX_DAY_RIDES, MAX_DAY_SAMPLES } from './history-schema
  * repairing a lost write by merging again safe (day-store.ts).
  */
 
-const MINUTE = 60_000;
-export const SLOT_MS = 5 * MINUTE;
+export const SLOT_MS = 5 * MINUTE_MS;
 
 const slotOf = (at: number): number => Math.floor(at / SLOT_MS);
 

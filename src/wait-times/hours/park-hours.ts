@@ -2,13 +2,11 @@ import { getConfig } from '../../platform/config.ts';
 import type { AfterAnswer } from '../../platform/http.ts';
 import { relayCache } from '../../platform/relay-cache.ts';
 import { readRecord, writeRecord } from '../../platform/store.ts';
+import { HOUR_MS, MINUTE_MS } from '../../platform/time-units.ts';
 import { dayBoundsOf, localDateOf, previousDate } from '../local-time.ts';
 import type { Park } from '../parks.ts';
 import { type ParkHours, type ScheduleRow, StoredScheduleSchema } from './park-hours-schemas.ts';
 import { fetchParkSchedule } from './themeparks-wiki.ts';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 /**
  * Published hours barely change (two captures a day apart agreed on every hour), and one fetch holds
@@ -17,9 +15,9 @@ const HOUR = 60 * MINUTE;
  * old still knows today. After a failure the provider is left alone for 10 minutes.
  */
 export const PARK_HOURS_TIMING = {
-  freshForMs: 4 * HOUR,
-  fallbackMaxAgeMs: 48 * HOUR,
-  backoffMs: 10 * MINUTE,
+  freshForMs: 4 * HOUR_MS,
+  fallbackMaxAgeMs: 48 * HOUR_MS,
+  backoffMs: 10 * MINUTE_MS,
 };
 
 const hoursKey = (slug: string) => `hours/${slug}`;

@@ -1,3 +1,4 @@
+import { HALF_HOUR_MINUTES, MINUTE_MS, MINUTES_PER_DAY } from '../../platform/time-units.ts';
 import { usualWaitOf } from '../forecast/wait-profile.ts';
 import { BUCKETS_PER_DAY, type WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
@@ -10,9 +11,7 @@ export interface UsualDay {
 }
 
 /** A park is polled from this long before it opens until this long after it closes. */
-export const POLL_MARGIN_MS = 30 * 60_000;
-const MINUTES_PER_DAY = 1440;
-const HALF_HOUR = MINUTES_PER_DAY / BUCKETS_PER_DAY;
+export const POLL_MARGIN_MS = 30 * MINUTE_MS;
 
 /** The usual day a profile has learned; null while no half hour of any ride is usual yet. */
 export function usualDayOf(profile: WaitProfile | null): UsualDay | null {
@@ -22,7 +21,7 @@ export function usualDayOf(profile: WaitProfile | null): UsualDay | null {
   }
   const [first, last] = [open[0], open.at(-1)];
   if (first === undefined || last === undefined) return null;
-  return { opensAtMinute: first * HALF_HOUR, closesAtMinute: (last + 1) * HALF_HOUR };
+  return { opensAtMinute: first * HALF_HOUR_MINUTES, closesAtMinute: (last + 1) * HALF_HOUR_MINUTES };
 }
 
 /**
@@ -33,7 +32,7 @@ export function shouldPoll(now: number, hours: DayHours | null, usual: UsualDay 
   if (hours) return now >= hours.opensAt - POLL_MARGIN_MS && now <= hours.closesAt + POLL_MARGIN_MS;
   if (!usual) return true;
   const minute = minuteOfDay(now, timeZone);
-  const margin = POLL_MARGIN_MS / 60_000;
+  const margin = POLL_MARGIN_MS / MINUTE_MS;
   // The same minute a day earlier and later too: the margin may reach across midnight.
   return [minute - MINUTES_PER_DAY, minute, minute + MINUTES_PER_DAY].some(
     (at) => at >= usual.opensAtMinute - margin && at <= usual.closesAtMinute + margin,
