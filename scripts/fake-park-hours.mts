@@ -1,5 +1,5 @@
-import { localDateOf, previousDate } from '../src/wait-times/day/park-day.ts';
-import { fromWallClock, offsetAt } from '../src/wait-times/local-time.ts';
+import { DAY_MS, MINUTE_MS, MINUTES_PER_HOUR } from '../src/platform/time-units.ts';
+import { fromWallClock, localDateOf, offsetAt, previousDate } from '../src/wait-times/local-time.ts';
 import type { Park } from '../src/wait-times/parks.ts';
 import { readFixture } from './fake-http-server.mts';
 
@@ -7,7 +7,6 @@ import { readFixture } from './fake-http-server.mts';
 // Kingdom's recorded capture re-dated to today, and SYNTHETIC days for the other parks, built here
 // after the row shapes the provider's collectors publish (fixtures/themeparks-wiki/SOURCES.md).
 
-const DAY = 24 * 60 * 60_000;
 export const MAGIC_KINGDOM_CAPTURE =
   'themeparks-wiki/themeparks-wiki_schedule_magic-kingdom_2026-04-15_themeparks-js.json';
 
@@ -29,15 +28,16 @@ export interface UpstreamSchedule {
 }
 
 const addDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 const pad = (value: number) => String(Math.floor(value)).padStart(2, '0');
 
 /** ISO 8601 with the zone's offset then, as the provider writes it: `time` ("HH:MM") on `date`, plus `days`. */
 export function wallTime(date: string, time: string, timeZone: string, days = 0): string {
   const wall = Date.parse(`${addDays(date, days)}T${time}:00Z`);
-  const offset = offsetAt(fromWallClock(wall, timeZone), timeZone) / 60_000;
+  const offset = offsetAt(fromWallClock(wall, timeZone), timeZone) / MINUTE_MS;
   const sign = offset < 0 ? '-' : '+';
-  return `${new Date(wall).toISOString().slice(0, 19)}${sign}${pad(Math.abs(offset) / 60)}:${pad(Math.abs(offset) % 60)}`;
+  const [hours, minutes] = [Math.abs(offset) / MINUTES_PER_HOUR, Math.abs(offset) % MINUTES_PER_HOUR];
+  return `${new Date(wall).toISOString().slice(0, 19)}${sign}${pad(hours)}:${pad(minutes)}`;
 }
 
 /** A SYNTHETIC row: `closes` "HH:MM", or "HH:MM+1" on the next calendar day. */
@@ -118,7 +118,7 @@ export function syntheticSchedule(park: Park, today: string, day?: SyntheticDay)
 export function redatedSchedule(today: string): UpstreamSchedule {
   const recorded = JSON.parse(readFixture(MAGIC_KINGDOM_CAPTURE)) as UpstreamSchedule;
   const first = recorded.schedule[0]?.date ?? today;
-  const shift = Math.round((Date.parse(today) - Date.parse(first)) / DAY);
+  const shift = Math.round((Date.parse(today) - Date.parse(first)) / DAY_MS);
   const move = (iso: string) => wallTime(iso.slice(0, 10), iso.slice(11, 16), recorded.timezone, shift);
   const schedule = recorded.schedule.map((entry) => ({
     ...entry,

@@ -1,3 +1,4 @@
+import { MINUTE_MS, MINUTES_PER_HOUR } from '../src/platform/time-units.ts';
 import { minuteOfDay } from '../src/wait-times/local-time.ts';
 import { PARKS } from '../src/wait-times/parks.ts';
 import { type Fake, type FakeControl, type FaultMode, HTML, readFixture, startFake } from './fake-http-server.mts';
@@ -46,11 +47,11 @@ function dayShape(hour: number): number {
 export function movingWaits(payload: unknown, now: number, parkId: number, crowd = 1): unknown {
   const at = new Date(now).toISOString();
   const zone = PARKS.find((park) => park.queueTimesId === parkId)?.timezone ?? 'UTC';
-  const shape = dayShape(minuteOfDay(now, zone) / 60);
+  const shape = dayShape(minuteOfDay(now, zone) / MINUTES_PER_HOUR);
   const move = (ride: RideLike): RideLike => {
     if (!ride.is_open) return { ...ride, last_updated: at };
     const base = ride.wait_time > 0 ? ride.wait_time : 15 + (ride.id % 6) * 5;
-    const wobble = 0.12 * Math.sin((now / (50 * 60_000)) * 2 * Math.PI + ride.id);
+    const wobble = 0.12 * Math.sin((now / (50 * MINUTE_MS)) * 2 * Math.PI + ride.id);
     const wait = Math.max(5, Math.round((base * 1.6 * shape * crowd * (1 + wobble)) / 5) * 5);
     return { ...ride, wait_time: wait, last_updated: at };
   };

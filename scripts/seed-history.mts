@@ -1,7 +1,9 @@
 import { writeRecord } from '../src/platform/store.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/platform/time-units.ts';
 import { readDay } from '../src/wait-times/day/day-store.ts';
 import { DayRecordSchema } from '../src/wait-times/day/history-schemas.ts';
-import { addSamples, dayBoundsOf, emptyDay, localDateOf, SLOT_MS } from '../src/wait-times/day/park-day.ts';
+import { addSamples, emptyDay, SLOT_MS } from '../src/wait-times/day/park-day.ts';
+import { dayBoundsOf, localDateOf } from '../src/wait-times/local-time.ts';
 import type { HistorySample } from '../src/wait-times/park-snapshot-schemas.ts';
 import { findPark } from '../src/wait-times/parks.ts';
 import { ridesOf } from '../src/wait-times/queue-times.ts';
@@ -25,9 +27,9 @@ export async function seedParkHistory(slug: string, now: number, crowd: number):
     return { fetchedAt: at, rides: ridesOf(QueueTimesParkSchema.parse(payload)) };
   };
   const { startsAt } = dayBoundsOf(date, park.timezone);
-  const todayFrom = Math.max(startsAt, now - 14 * 60 * 60_000);
+  const todayFrom = Math.max(startsAt, now - 14 * HOUR_MS);
   // The 24 hours before today: every half hour of the day learned once, in memory.
-  const first = Math.floor((todayFrom - 24 * 60 * 60_000) / SLOT_MS) * SLOT_MS;
+  const first = Math.floor((todayFrom - DAY_MS) / SLOT_MS) * SLOT_MS;
   const learning = memoryHistory();
   for (let at = first; at < todayFrom; at += SLOT_MS) {
     await recordSample(learning, sampleOf(sampleAt(at, 1)), park.timezone);
@@ -44,7 +46,7 @@ export async function seedParkHistory(slug: string, now: number, crowd: number):
   const history = blobsHistory(slug);
   if (profile) await history.writeProfile({ ...profile, learnedThrough: today.at(-1)?.at ?? profile.learnedThrough });
   await Promise.all(
-    today.filter((sample) => sample.at > now - 45 * 60_000).map((sample) => history.writeSample(sample)),
+    today.filter((sample) => sample.at > now - 45 * MINUTE_MS).map((sample) => history.writeSample(sample)),
   );
   return true;
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { localDateOf } from '../src/wait-times/day/park-day.ts';
+import { localDateOf } from '../src/wait-times/local-time.ts';
 import { findPark } from '../src/wait-times/parks.ts';
 import { SLOW_MACHINE_LIMITS } from '../tests/support/slow-machine.ts';
 import { freePort } from './fake-http-server.mts';

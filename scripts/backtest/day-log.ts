@@ -1,6 +1,6 @@
 import { type DayRecord, DayRecordSchema } from '../../src/wait-times/day/history-schemas.ts';
-import { addSamples, emptyDay, localDateOf } from '../../src/wait-times/day/park-day.ts';
-import { fromWallClock } from '../../src/wait-times/local-time.ts';
+import { addSamples, emptyDay } from '../../src/wait-times/day/park-day.ts';
+import { fromWallClock, localDateOf } from '../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
 import { cellsOf } from './posted-waits.ts';
 import type { Observation, ParkSeries, RideSeries } from './replay.ts';

@@ -1,4 +1,5 @@
-import { BLEND, type Blend, type BlendRow, type DayHours } from '../../src/wait-times/forecast/outlook.ts';
+import { BLEND, type Blend, type BlendRow } from '../../src/wait-times/forecast/outlook.ts';
+import type { DayHours } from '../../src/wait-times/hours/park-hours-schemas.ts';
 import { fitLad } from './fit.ts';
 import { ParkReplay, type ParkSeries } from './replay.ts';
 import {

@@ -1,4 +1,5 @@
-import type { DayHours } from '../../src/wait-times/forecast/outlook.ts';
+import { MINUTE_MS, MINUTES_PER_HOUR } from '../../src/platform/time-units.ts';
+import type { DayHours } from '../../src/wait-times/hours/park-hours-schemas.ts';
 import { fromWallClock } from '../../src/wait-times/local-time.ts';
 import { cellsOf } from './posted-waits.ts';
 
@@ -22,7 +23,6 @@ export type WdwPark = (typeof WDW_PARKS)[number];
 /** Each park's hours by park day (`YYYY-MM-DD`, the file's `DATE`), Unix ms. */
 export type ParkHoursTable = Record<WdwPark, Map<string, DayHours>>;
 
-const MINUTE = 60_000;
 /** `MM/DD/YYYY`. */
 const PARK_DAY = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 /** `H:MM` on a clock that runs past midnight: `25:00` is 01:00 the next morning. */
@@ -77,5 +77,8 @@ function isoDateOf(text: string): string | undefined {
 function unixOf(date: string, clock: string, timeZone: string): number | undefined {
   const [, hours, minutes] = CLOCK.exec(clock.trim()) ?? [];
   if (hours === undefined || Number(hours) >= 30) return undefined;
-  return fromWallClock(Date.parse(`${date}T00:00:00Z`) + (Number(hours) * 60 + Number(minutes)) * MINUTE, timeZone);
+  return fromWallClock(
+    Date.parse(`${date}T00:00:00Z`) + (Number(hours) * MINUTES_PER_HOUR + Number(minutes)) * MINUTE_MS,
+    timeZone,
+  );
 }

@@ -1,3 +1,5 @@
+import { HOUR_MS } from '../../src/platform/time-units.ts';
+
 /**
  * TouringPlans.com's posted-wait CSV (credit: fixtures/touringplans/CREDIT.md), columns found by
  * name as their order varies: `datetime` local wall clock and the posted minutes (-999: down), named
@@ -17,7 +19,6 @@ export interface PostedSample {
 /** The posted value meaning "ride unexpectedly offline". */
 const DOWN = -999;
 const DAY_STARTS_AT_HOUR = 4;
-const HOUR = 3_600_000;
 const POSTED_COLUMNS = ['SPOSTMIN', 'wait_time(posted)'];
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
@@ -50,7 +51,7 @@ export function parsePostedWaits(
       continue;
     }
     const at = toUnix(wall);
-    const day = new Date(wall - DAY_STARTS_AT_HOUR * HOUR).toISOString().slice(0, 10);
+    const day = new Date(wall - DAY_STARTS_AT_HOUR * HOUR_MS).toISOString().slice(0, 10);
     byTime.set(at, { at, day, wait: minutes === DOWN ? null : Math.round(minutes) });
   }
   const samples = [...byTime.values()].sort((a, b) => a.at - b.at);

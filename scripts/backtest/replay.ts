@@ -1,8 +1,7 @@
-import { dayBoundsOf, localDateOf } from '../../src/wait-times/day/park-day.ts';
+import { HOUR_MS, MINUTE_MS } from '../../src/platform/time-units.ts';
 import {
   type Blend,
   chainedWait,
-  type DayHours,
   expectedWait,
   type ForecastContext,
   outlookTimesOf,
@@ -11,7 +10,8 @@ import {
   toStep,
 } from '../../src/wait-times/forecast/outlook.ts';
 import { bucketOf, usualWaitOf } from '../../src/wait-times/forecast/wait-profile.ts';
-import { minuteOfDay } from '../../src/wait-times/local-time.ts';
+import type { DayHours } from '../../src/wait-times/hours/park-hours-schemas.ts';
+import { dayBoundsOf, localDateOf, minuteOfDay } from '../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
 import { memoryHistory, recordSample } from '../../src/wait-times/wait-history.ts';
 import { type Split, type Sums, Tally } from './tally.ts';
@@ -22,12 +22,10 @@ import { type Split, type Sums, Tally } from './tally.ts';
  * would answer then. The model only sees the past; the future is read only to score.
  */
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 /** An observation stands for the posted wait this long (outcomes, the wait at the best time). */
-export const MAX_AGE_MS = 15 * MINUTE;
+export const MAX_AGE_MS = 15 * MINUTE_MS;
 /** A park day runs from 04:00 (TouringPlans' files put times after midnight on the day before). */
-const DAY_STARTS_AT_MS = 4 * HOUR;
+const DAY_STARTS_AT_MS = 4 * HOUR_MS;
 
 /** A posted wait as the upstream gave it; null: down or closed. */
 export type Observation = { at: number; wait: number | null };
@@ -177,9 +175,9 @@ export class ParkReplay {
     const { profile, timeZone, at, parkRatio } = context;
     const opened = this.openedAt.get(ride.id) ?? at;
     this.openedAt.set(ride.id, opened);
-    const segment = at - opened < HOUR ? 'first hour' : wait >= 40 ? 'wait ≥ 40' : 'rest';
+    const segment = at - opened < HOUR_MS ? 'first hour' : wait >= 40 ? 'wait ≥ 40' : 'rest';
     for (const horizon of scoring.horizons) {
-      const to = at + horizon * MINUTE;
+      const to = at + horizon * MINUTE_MS;
       const outcome = postedAt(ride.observations, to);
       if (outcome === null || outcome === undefined) continue;
       const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
@@ -200,7 +198,7 @@ export class ParkReplay {
     }
     // Best time: at the ride's first open sample of the day, then at the first open one of each later hour.
     if (scoring.fitOnly || at < (this.nextCheckAt.get(ride.id) ?? opened)) return;
-    this.nextCheckAt.set(ride.id, opened + HOUR * (Math.floor((at - opened) / HOUR) + 1));
+    this.nextCheckAt.set(ride.id, opened + HOUR_MS * (Math.floor((at - opened) / HOUR_MS) + 1));
     const check = bestTimeCheck(context, ride, wait);
     if (check) this.tally.add(split, ride.name, ['best time'], check);
   }

@@ -11,6 +11,7 @@ import {
   timeKey,
   writeRecord,
 } from '../platform/store.ts';
+import { HOUR_MS, MINUTE_MS } from '../platform/time-units.ts';
 import {
   type ContactOutcome,
   type ContactRequest,
@@ -24,11 +25,11 @@ import { MailDeliveryError, type MailSettings, sendContactMail } from './mailer.
 
 export const CONTACT_MAX_BODY_BYTES = 32 * 1024;
 /** Only well-formed messages count, so a typo costs nothing. */
-const CONTACT_RATE_LIMIT: RateLimit = { name: 'contact', limit: 5, windowMs: 60 * 60 * 1000 };
+const CONTACT_RATE_LIMIT: RateLimit = { name: 'contact', limit: 5, windowMs: HOUR_MS };
 /** How long a visitor waits for an attempt before being told "queued". */
 const SEND_TIMEOUT_MS = 10_000;
 /** While someone is sending a message, nobody else may start to (longer than any attempt lasts). */
-const CLAIM_MS = 2 * 60 * 1000;
+const CLAIM_MS = 2 * MINUTE_MS;
 /** Waits after the 1st, 2nd, … failed attempt; then every 240 minutes. */
 const RETRY_DELAYS_MINUTES = [1, 5, 15, 30, 60, 120];
 /** A retry run starts no new attempt after this, to end within the function's time limit. */
@@ -37,7 +38,7 @@ const OUTBOX_PREFIX = 'outbox/';
 
 /** The delay before the next attempt, after `attempts` (at least 1) failed ones. */
 export function retryDelayMs(attempts: number): number {
-  return (RETRY_DELAYS_MINUTES[attempts - 1] ?? 240) * 60_000;
+  return (RETRY_DELAYS_MINUTES[attempts - 1] ?? 240) * MINUTE_MS;
 }
 
 function mailSettings(config: Config): MailSettings | null {

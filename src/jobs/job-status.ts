@@ -1,6 +1,7 @@
 import { getConfig } from '../platform/config.ts';
 import { unavailableAs503 } from '../platform/errors.ts';
 import { readRecord } from '../platform/store.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../platform/time-units.ts';
 import { type JobRecords, readJobRecords } from './job-runs.ts';
 import {
   type NetworkStatus,
@@ -13,17 +14,14 @@ import {
 import { LAST_SHARE_KEY } from './network-share-job.ts';
 import { hookTarget } from './publish-job.ts';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-
 /** docs/contract.md: the daily publish job is `stale` when its last run is more than 26 hours old. */
-export const PUBLISH_STALE_AFTER_MS = 26 * HOUR;
+export const PUBLISH_STALE_AFTER_MS = 26 * HOUR_MS;
 /** The sharing job runs hourly: three missed runs in a row make it `stale`. */
-export const SHARE_STALE_AFTER_MS = 3 * HOUR;
+export const SHARE_STALE_AFTER_MS = 3 * HOUR_MS;
 /** The recorder runs every 5 minutes: six missed runs in a row make it `stale`. */
-export const RECORDER_STALE_AFTER_MS = 30 * 60_000;
+export const RECORDER_STALE_AFTER_MS = 30 * MINUTE_MS;
 /** Netlify stops a scheduled function after 30 s, so a run started this long ago without an end has stopped. */
-export const ABANDONED_AFTER_MS = 10 * 60_000;
+export const ABANDONED_AFTER_MS = 10 * MINUTE_MS;
 /** The jobs run daily and hourly; a minute of caching keeps a busy monitor off Blobs without hiding a run for long. */
 export const JOB_STATUS_CACHE_SECONDS = 60;
 
@@ -87,8 +85,8 @@ export function tokenOf(token: string | undefined, expiresAt: string | undefined
   return {
     configured: true,
     expiresAt: iso(expires),
-    fresh: left > 7 * DAY,
-    daysLeft: Math.max(0, Math.floor(left / DAY)),
+    fresh: left > 7 * DAY_MS,
+    daysLeft: Math.max(0, Math.floor(left / DAY_MS)),
   };
 }
 

@@ -1,4 +1,5 @@
 import * as z from '../platform/zod-mini.ts';
+import { RecorderParksSchema } from '../wait-times/recorder/recorder-schemas.ts';
 
 /** The scheduled jobs that record their runs. */
 const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh', 'record-waits']);
@@ -103,21 +104,6 @@ export const NetworkStatusSchema = z
     }),
   );
 
-const slugs = (description: string) => z.array(z.string()).check(z.describe(description));
-
-export const RecorderParksSchema = z
-  .strictObject({
-    polled: slugs('Parks asked for their live waits, and recorded.'),
-    closed: slugs("Parks not asked: outside today's hours (or, unknown, the usual day) with 30 minutes either side."),
-    alreadyRecorded: slugs(
-      'Parks not asked because this 5-minute period was already asked for (a visitor, another instance or an overlapping run).',
-    ),
-    failed: z
-      .array(z.strictObject({ park: z.string(), error: z.string().check(z.describe('Why, in a sentence.')) }))
-      .check(z.describe('Parks whose request or recording failed; the next run tries again.')),
-  })
-  .check(z.meta({ id: 'RecorderParks', description: 'What the newest finished run did with each park, by slug.' }));
-
 export const RecorderStatusSchema = z
   .strictObject({
     job: z.literal('record-waits'),
@@ -183,7 +169,6 @@ export type JobName = z.output<typeof JobNameSchema>;
 export type PublishStatus = z.output<typeof PublishStatusSchema>;
 export type NetworkStatus = z.output<typeof NetworkStatusSchema>;
 export type StoredRun = z.output<typeof StoredRunSchema>;
-export type RecorderParks = z.output<typeof RecorderParksSchema>;
 export type RecorderStatus = z.output<typeof RecorderStatusSchema>;
 export type StoredShare = z.output<typeof StoredShareSchema>;
 export type ShareResult = z.output<typeof ShareResultSchema>;

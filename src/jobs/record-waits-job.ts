@@ -1,6 +1,7 @@
 import { type HoursOf, recordOpenParks } from '../wait-times/recorder/record-waits.ts';
+import type { RecorderParks } from '../wait-times/recorder/recorder-schemas.ts';
 import { runJob } from './job-runs.ts';
-import type { RecorderParks, StoredRun } from './jobs-schemas.ts';
+import type { StoredRun } from './jobs-schemas.ts';
 
 /** The run's sentence: counts, then each failing park with its reason. */
 export function recorderMessage({ polled, closed, alreadyRecorded, failed }: RecorderParks): string {

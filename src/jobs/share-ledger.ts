@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRecord, deleteRecords, listKeys, readRecord } from '../platform/store.ts';
+import { MINUTE_MS } from '../platform/time-units.ts';
 import type { Run } from './job-runs.ts';
 import { ShareBaselineSchema, ShareClaimSchema, type ShareResult, ShareResultSchema } from './jobs-schemas.ts';
 import type { FeedPost } from './site-feed.ts';
@@ -13,7 +14,7 @@ const BASELINE_KEY = 'network-share/baseline';
 const POSTS_PREFIX = 'network-share/posts/';
 
 /** A claim without a result older than this belongs to a run that stopped. */
-export const CLAIM_LEASE_MS = 5 * 60_000;
+export const CLAIM_LEASE_MS = 5 * MINUTE_MS;
 
 export interface PostLedger {
   shared: boolean;

@@ -1,5 +1,6 @@
 import { badRequest } from '../platform/errors.ts';
 import { validBody } from '../platform/request-body.ts';
+import { MINUTE_MS } from '../platform/time-units.ts';
 import {
   type Location,
   OverlandBatchSchema,
@@ -11,7 +12,7 @@ import {
 /** The owner's update in its three formats (plain, OwnTracks, Overland) as one `LocationUpdate`, and each app's answer. */
 
 /** A phone's clock may run this far ahead of ours (its time is then read as now); further is an error. */
-export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+export const MAX_CLOCK_SKEW_MS = 5 * MINUTE_MS;
 
 const INVALID = 'invalid location update';
 

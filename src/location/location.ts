@@ -11,6 +11,7 @@ import {
   timeOfKey,
   writeRecord,
 } from '../platform/store.ts';
+import { MINUTE_MS } from '../platform/time-units.ts';
 import { requireBearerToken } from './bearer-auth.ts';
 import {
   type Location,
@@ -27,7 +28,7 @@ import { answerFor, type LocationUpdate, parseLocationUpdate } from './location-
 export const LOCATION_CACHE_TAG = 'location';
 /** OwnTracks can attach large images. */
 export const MAX_BODY_BYTES = 64 * 1024;
-const AUTH_FAILURES = { name: 'location-auth-failures', limit: 10, windowMs: 15 * 60_000 };
+const AUTH_FAILURES = { name: 'location-auth-failures', limit: 10, windowMs: 15 * MINUTE_MS };
 
 export interface PinState {
   pin: StoredPin | null;
@@ -153,7 +154,7 @@ export async function requireLocationOwner(request: Request, client: string, lat
   await unavailableAs503(STORE_UNAVAILABLE, () => requireBearerToken(request, options));
 }
 
-const staleAfterMs = () => getConfig().LOCATION_STALE_AFTER_MINUTES * 60_000;
+const staleAfterMs = () => getConfig().LOCATION_STALE_AFTER_MINUTES * MINUTE_MS;
 
 /** OwnTracks may POST a zero-length body (a friend was deleted), to be ignored; iOS always sends `X-Limit-U` / `-D`. */
 export function isEmptyOwnTracksPost(request: Request): boolean {

@@ -3,12 +3,13 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { type HttpError, unavailableAs503 } from '../platform/errors.ts';
 import { type AfterAnswer, NO_STORE, respond, withBaseHeaders } from '../platform/http.ts';
 import { hitRateLimit, type RateLimit } from '../platform/rate-limit.ts';
+import { MINUTE_MS } from '../platform/time-units.ts';
 import { toolDefinitions } from './tools.ts';
 
 /** A tool call is a few hundred bytes; anything near this is not one. */
 export const MCP_MAX_BODY_BYTES = 64 * 1024;
 /** Generous for an agent's conversation (each tool call is one request), tight for a scraper. */
-export const MCP_RATE_LIMIT: RateLimit = { name: 'mcp', limit: 60, windowMs: 60_000 };
+export const MCP_RATE_LIMIT: RateLimit = { name: 'mcp', limit: 60, windowMs: MINUTE_MS };
 
 // Any origin: the tools are read-only and public, and agents may run in a browser.
 const CORS = {

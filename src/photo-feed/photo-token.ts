@@ -4,6 +4,7 @@ import type { StoredRun } from '../jobs/jobs-schemas.ts';
 import { getConfig } from '../platform/config.ts';
 import { UpstreamError } from '../platform/errors.ts';
 import { readRecord, writeRecord } from '../platform/store.ts';
+import { DAY_MS, HOUR_MS } from '../platform/time-units.ts';
 import { type StoredPhotoToken, StoredPhotoTokenSchema } from './photo-feed-schemas.ts';
 import { GraphApiError, refreshAccessToken } from './photo-platform-api.ts';
 
@@ -12,15 +13,13 @@ import { GraphApiError, refreshAccessToken } from './photo-platform-api.ts';
  * refreshed successor of the configured PHOTO_FEED_ACCESS_TOKEN in Blobs (`photo-feed/token`) for the feed.
  */
 const TOKEN_KEY = 'token';
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const NEW_TOKEN_HINT = 'configure a new long-lived token in PHOTO_FEED_ACCESS_TOKEN';
 const ended = (outcome: 'success' | 'failure', message: string) => ({ outcome, message });
 
 /** The platform refuses to refresh a token younger than this. */
-export const REFRESH_MIN_AGE_MS = 24 * HOUR;
+export const REFRESH_MIN_AGE_MS = 24 * HOUR_MS;
 /** Refreshed with this much or less of its life left: a month of daily retries if refreshing fails. */
-export const REFRESH_WHEN_LEFT_MS = 30 * DAY;
+export const REFRESH_WHEN_LEFT_MS = 30 * DAY_MS;
 
 /** Names the configured token in stored records without storing it. */
 export function lineageOf(configuredToken: string): string {
@@ -53,10 +52,10 @@ export function refreshDecision(
   const age = now - stored.refreshedAt;
   if (left <= 0) return { refresh: false, expired: true, reason: `the token expired at ${iso(stored.expiresAt)}` };
   if (age < REFRESH_MIN_AGE_MS) {
-    const reason = `refreshed ${Math.floor(age / HOUR)} h ago; it can be refreshed after 24 h`;
+    const reason = `refreshed ${Math.floor(age / HOUR_MS)} h ago; it can be refreshed after 24 h`;
     return { refresh: false, expired: false, reason };
   }
-  const days = `${Math.floor(left / DAY)} days left`;
+  const days = `${Math.floor(left / DAY_MS)} days left`;
   if (left > REFRESH_WHEN_LEFT_MS)
     return { refresh: false, expired: false, reason: `${days}; refreshed when 30 or fewer are left` };
   return { refresh: true, reason: days };

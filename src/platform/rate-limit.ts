@@ -4,6 +4,7 @@ import { getConfig } from './config.ts';
 import { tooManyRequests } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
 import { createRecord, deleteRecords, listKeys, readRecord, writeRecord } from './store.ts';
+import { MINUTE_MS } from './time-units.ts';
 import * as z from './zod-mini.ts';
 
 /** A named limit: at most `limit` hits per client within any `windowMs`. */
@@ -24,7 +25,7 @@ const SlotSchema = z.object({ at: z.int(), pending: z.optional(z.boolean()) });
  * A pending slot older than this belongs to a request that died, and counts as a hit: Netlify stops
  * a synchronous function at 60 s (https://docs.netlify.com/build/functions/configuration).
  */
-const PENDING_MAX_MS = 60_000;
+const PENDING_MAX_MS = MINUTE_MS;
 
 // Clients are kept as a salted hash: the limiter needs to tell them apart, not to know them.
 const clientKey = (client: string) => hash('sha256', `site-api:${clientIdentity(client)}`).slice(0, 32);

@@ -1,5 +1,6 @@
 import { UpstreamError, upstreamUnavailable } from './errors.ts';
 import { type AfterAnswer, finishLater } from './http.ts';
+import { HOUR_MS, MINUTE_MS } from './time-units.ts';
 
 /**
  * The one relay: how the service passes on an upstream's data (wait times, park hours, the photo feed) under
@@ -15,10 +16,9 @@ import { type AfterAnswer, finishLater } from './http.ts';
  * answered from what is stored, however old, and asked only when nothing is.
  */
 
-const MINUTE = 60_000;
 /** Upstream data is reused this long (docs/contract.md: 5 minutes). */
-export const RELAY_FRESH_FOR_MS = 5 * MINUTE;
-export const RELAY_FALLBACK_MAX_AGE_MS = 24 * 60 * MINUTE;
+export const RELAY_FRESH_FOR_MS = 5 * MINUTE_MS;
+export const RELAY_FALLBACK_MAX_AGE_MS = 24 * HOUR_MS;
 export const RELAY_BACKOFF_MS = 30_000;
 /** Cache lifetimes: a fallback short, so that recovery shows quickly; an answer during a refresh until it lands. */
 const FALLBACK_CACHE_MS = 30_000;

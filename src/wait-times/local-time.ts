@@ -1,10 +1,18 @@
+import {
+  DAY_MS,
+  HOUR_MS,
+  MINUTE_MS,
+  MINUTES_PER_DAY,
+  MINUTES_PER_HOUR,
+  QUARTER_HOUR_MS,
+} from '../platform/time-units.ts';
+
 /**
- * Park-local wall-clock time: wait patterns follow the park's clock (opening, parades, closing),
- * so the forecaster works in each park's own time zone, DST included.
+ * Park-local wall-clock time and dates: wait patterns follow the park's clock (opening, parades,
+ * closing) and a park's day runs from its own midnight, so the forecaster, the hours, the day record
+ * and the recorder all work in each park's own time zone, DST included.
  */
 
-const MINUTE = 60_000;
-const QUARTER_HOUR = 15 * MINUTE;
 const MAX_CACHED_OFFSETS = 20_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, Map<number, number>>();
@@ -18,7 +26,7 @@ function offsetFromName(at: number, timeZone: string): number {
   }
   const name = formatter.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? '';
   const [, sign = '+', hours = 0, minutes = 0] = /([+-])(\d+):(\d+)/.exec(name) ?? [];
-  return (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) * MINUTE;
+  return (sign === '-' ? -1 : 1) * (Number(hours) * MINUTES_PER_HOUR + Number(minutes)) * MINUTE_MS;
 }
 
 /**
@@ -29,11 +37,11 @@ function offsetFromName(at: number, timeZone: string): number {
 export function offsetAt(at: number, timeZone: string): number {
   const cache = offsets.get(timeZone) ?? new Map<number, number>();
   offsets.set(timeZone, cache);
-  const quarter = Math.floor(at / QUARTER_HOUR);
+  const quarter = Math.floor(at / QUARTER_HOUR_MS);
   let offset = cache.get(quarter);
   if (offset === undefined) {
     if (cache.size >= MAX_CACHED_OFFSETS) cache.clear();
-    offset = offsetFromName(quarter * QUARTER_HOUR, timeZone);
+    offset = offsetFromName(quarter * QUARTER_HOUR_MS, timeZone);
     cache.set(quarter, offset);
   }
   return offset;
@@ -41,8 +49,8 @@ export function offsetAt(at: number, timeZone: string): number {
 
 /** Minutes since local midnight (0–1439) at Unix time `at` (ms) in an IANA time zone. */
 export function minuteOfDay(at: number, timeZone: string): number {
-  const minutes = Math.floor((at + offsetAt(at, timeZone)) / MINUTE);
-  return ((minutes % 1440) + 1440) % 1440;
+  const minutes = Math.floor((at + offsetAt(at, timeZone)) / MINUTE_MS);
+  return ((minutes % MINUTES_PER_DAY) + MINUTES_PER_DAY) % MINUTES_PER_DAY;
 }
 
 /**
@@ -54,6 +62,22 @@ export function fromWallClock(wall: number, timeZone: string): number {
   const candidate = wall - offsetAt(firstGuess, timeZone);
   // In a gap neither guess reads `wall`; the later one is the reading moved past the jump.
   if (candidate + offsetAt(candidate, timeZone) !== wall) return Math.max(firstGuess, candidate);
-  const earlier = candidate - 60 * MINUTE;
+  const earlier = candidate - HOUR_MS;
   return earlier + offsetAt(earlier, timeZone) === wall ? earlier : candidate;
+}
+
+/** The park-local calendar date (YYYY-MM-DD) at Unix ms `at`. */
+export function localDateOf(at: number, timeZone: string): string {
+  return new Date(at + offsetAt(at, timeZone)).toISOString().slice(0, 10);
+}
+
+/** Unix ms of the local midnights that start and end `date` (23 or 25 hours apart on DST days). */
+export function dayBoundsOf(date: string, timeZone: string): { startsAt: number; endsAt: number } {
+  const wall = Date.parse(`${date}T00:00:00Z`);
+  return { startsAt: fromWallClock(wall, timeZone), endsAt: fromWallClock(wall + DAY_MS, timeZone) };
+}
+
+/** The calendar date before `date`. */
+export function previousDate(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
 }

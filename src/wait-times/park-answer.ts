@@ -8,6 +8,7 @@ import {
   timeOfKey,
   writeRecord,
 } from '../platform/store.ts';
+import { HOUR_MS } from '../platform/time-units.ts';
 import { UpstreamClaimSchema } from './park-snapshot-schemas.ts';
 import { type WaitTimes, WaitTimesSchema } from './wait-times-schemas.ts';
 
@@ -20,7 +21,7 @@ const answerKey = (slug: string) => `answer/${slug}`;
 const CLAIMS_PREFIX = 'claims/';
 const claimKey = (slug: string, periodStart: number) => `${CLAIMS_PREFIX}${slug}/${timeKey(periodStart)}`;
 /** Claims older than this are swept by the recorder: no instance still works in those periods. */
-const CLAIMS_KEPT_MS = 60 * 60_000;
+const CLAIMS_KEPT_MS = HOUR_MS;
 
 /** The park's stored answer, exactly as served; null before the first fetch. */
 export function readAnswer(slug: string): Promise<WaitTimes | null> {

@@ -1,3 +1,4 @@
+import { MINUTES_PER_DAY } from '../platform/time-units.ts';
 import * as z from '../platform/zod-mini.ts';
 
 /** One ride as queue-times.com reports it; `wait_time` is 0 both when closed and when not posted. */
@@ -5,7 +6,7 @@ const QueueTimesRideSchema = z.object({
   id: z.number().check(z.int(), z.nonnegative()),
   name: z.string(),
   is_open: z.boolean(),
-  wait_time: z.nullable(z.number().check(z.nonnegative(), z.maximum(1440))),
+  wait_time: z.nullable(z.number().check(z.nonnegative(), z.maximum(MINUTES_PER_DAY))),
   last_updated: z.optional(z.iso.datetime({ offset: true })),
 });
 

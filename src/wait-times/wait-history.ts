@@ -1,7 +1,7 @@
 import { finishLater } from '../platform/http.ts';
 import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../platform/store.ts';
+import { HOUR_MS, MINUTE_MS } from '../platform/time-units.ts';
 import { type DayKind, dayKindOf } from './forecast/day-kind.ts';
-import type { DayHours } from './forecast/outlook.ts';
 import { learnClosings } from './forecast/ride-closing.ts';
 import { boundProfile, emptyProfile, updateProfile } from './forecast/wait-profile.ts';
 import {
@@ -10,15 +10,14 @@ import {
   StoredWaitProfileSchema,
   type WaitProfile,
 } from './forecast/wait-profile-schemas.ts';
+import type { DayHours } from './hours/park-hours-schemas.ts';
 import { minuteOfDay } from './local-time.ts';
 import { type HistorySample, HistorySampleSchema, type ParkSnapshot } from './park-snapshot-schemas.ts';
 
-const MINUTE = 60_000;
-
 /** The comparison sample for `trend` is the one closest to 30 minutes old within this window. */
-const TREND_WINDOW = { fromMs: 20 * MINUTE, targetMs: 30 * MINUTE, toMs: 45 * MINUTE } as const;
+const TREND_WINDOW = { fromMs: 20 * MINUTE_MS, targetMs: 30 * MINUTE_MS, toMs: 45 * MINUTE_MS } as const;
 /** History older than this is of no use to trend or learning and is deleted. */
-export const HISTORY_RETENTION_MS = 3 * 60 * MINUTE;
+export const HISTORY_RETENTION_MS = 3 * HOUR_MS;
 /** Hard cap per park whatever the fetch rate (one sample per 5 minutes makes 36 in 3 hours). */
 export const MAX_SAMPLES_PER_PARK = 60;
 /** At most this many not-yet-learned samples are learned in one go (catching up after a gap). */
@@ -209,8 +208,8 @@ export function memoryHistory(): ParkHistory {
   };
 }
 
-const GRID_MS = 5 * 60_000;
-const STILL_POSTED_MS = 15 * 60_000;
+const GRID_MS = 5 * MINUTE_MS;
+const STILL_POSTED_MS = 15 * MINUTE_MS;
 
 /**
  * The park as the service would have sampled it if asked every 5 minutes around the clock: each

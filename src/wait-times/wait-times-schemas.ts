@@ -1,5 +1,7 @@
 import * as z from '../platform/zod-mini.ts';
-import { MAX_WAIT_MINUTES } from './forecast/wait-profile-schemas.ts';
+
+/** Longer posted waits are upstream glitches (the backtest's longest is 390): never learned, forecasts stop here. */
+export const MAX_WAIT_MINUTES = 480;
 
 const TrendSchema = z.enum(['up', 'down', 'flat']).check(
   z.meta({

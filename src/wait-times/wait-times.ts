@@ -1,5 +1,6 @@
 import type { AfterAnswer } from '../platform/http.ts';
 import { RELAY_FRESH_FOR_MS, relayCache } from '../platform/relay-cache.ts';
+import { MINUTE_MS } from '../platform/time-units.ts';
 import { dayKindOf } from './forecast/day-kind.ts';
 import { trendAndForecastOf } from './forecast/forecast.ts';
 import type { WaitProfile } from './forecast/wait-profile-schemas.ts';
@@ -16,7 +17,7 @@ import type { WaitTimes } from './wait-times-schemas.ts';
  * request asks the upstream itself only when the stored answer is older than a period plus this
  * margin (no schedule runs, or it is late), so a site without the schedule still answers current data.
  */
-export const RECORDER_MARGIN_MS = 2 * 60_000;
+export const RECORDER_MARGIN_MS = 2 * MINUTE_MS;
 
 /**
  * GET /api/wait-times reads; the recorder writes. A request's refresh, where no recorder keeps the

@@ -1,7 +1,7 @@
+import { HALF_HOUR_MS } from '../platform/time-units.ts';
 import type { BestTime, RideDay, WaitHistory } from '../wait-times/day/history-schemas.ts';
 import type { WaitTimes } from '../wait-times/wait-times-schemas.ts';
 
-export const HALF_HOUR = 30 * 60_000;
 /** Half hours of the local day, as in a ride's `usual` list. */
 const SLOTS = 48;
 
@@ -20,7 +20,7 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
   if (!day || !data) return null;
   // Start of half hour i, counted back from the day's end, so it stays right after a DST change
   // (they happen at night, before any park opens).
-  const slotAt = (i: number) => day.dayEndsAt - (SLOTS - i) * HALF_HOUR;
+  const slotAt = (i: number) => day.dayEndsAt - (SLOTS - i) * HALF_HOUR_MS;
   const edges = Array.from({ length: SLOTS }, (_, i) => i)
     .filter((i) => day.rides.some((ride) => known(ride.usual[i])))
     .flatMap((i) => [slotAt(i), slotAt(i + 1)]);
@@ -41,11 +41,17 @@ export function dayView(day: WaitHistory | null, data: WaitTimes | null) {
     day,
     data,
     start,
-    end: Math.max(now + HALF_HOUR, ...edges, ...ahead, start + HALF_HOUR, closesAt <= day.dayEndsAt ? closesAt : 0),
+    end: Math.max(
+      now + HALF_HOUR_MS,
+      ...edges,
+      ...ahead,
+      start + HALF_HOUR_MS,
+      closesAt <= day.dayEndsAt ? closesAt : 0,
+    ),
     max: Math.ceil(max / 30) * 30,
     now,
     closesAt,
-    nowIndex: Math.min(SLOTS - 1, Math.max(0, SLOTS - Math.ceil((day.dayEndsAt - now) / HALF_HOUR))),
+    nowIndex: Math.min(SLOTS - 1, Math.max(0, SLOTS - Math.ceil((day.dayEndsAt - now) / HALF_HOUR_MS))),
     slotAt,
     byName: new Map(day.rides.map((ride) => [ride.name, ride])),
   };
@@ -107,7 +113,7 @@ export function chartPaths(view: DayView, series: Series) {
   const { now, closesAt } = view;
   const steps = view.day.outlookTimes.flatMap((t, i) => (t > now && t <= closesAt ? [[t, outlook[i]] as const] : []));
   const later = known(nowWait) && steps.some(([, wait]) => known(wait));
-  const step = !later && known(nowWait) && known(soon) && now + HALF_HOUR <= closesAt;
+  const step = !later && known(nowWait) && known(soon) && now + HALF_HOUR_MS <= closesAt;
   const ring = best ? dot(best.at, best.wait) : '';
   return {
     usual: band,
@@ -116,9 +122,9 @@ export function chartPaths(view: DayView, series: Series) {
     forecast: later
       ? line([view.now, ...steps.map(([t]) => t)], [nowWait, ...steps.map(([, wait]) => wait)])
       : step
-        ? `M${x(view.now)} ${y(nowWait)}L${x(view.now + HALF_HOUR)} ${y(soon)}`
+        ? `M${x(view.now)} ${y(nowWait)}L${x(view.now + HALF_HOUR_MS)} ${y(soon)}`
         : '',
-    soon: step ? dot(view.now + HALF_HOUR, soon) : '',
+    soon: step ? dot(view.now + HALF_HOUR_MS, soon) : '',
     now: known(nowWait) ? dot(view.now, nowWait) : '',
     ring,
     hole: ring,

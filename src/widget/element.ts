@@ -1,3 +1,4 @@
+import { HOUR_MS, MINUTE_MS } from '../platform/time-units.ts';
 import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
 import type { Ride, WaitTimes } from '../wait-times/wait-times-schemas.ts';
 import { dayView } from './chart-math.ts';
@@ -8,9 +9,9 @@ import { ago, frame, hoursView, row, summary } from './view.ts';
 
 const TAG = 'park-waits';
 /** Saved data older than this is not shown; the API itself never serves data older than 24 h. */
-const KEEP_MS = 24 * 60 * 60_000;
+const KEEP_MS = 24 * HOUR_MS;
 /** Data older than this is shown as old (the API serves old data while its upstream is down). */
-const OLD_MS = 15 * 60_000;
+const OLD_MS = 15 * MINUTE_MS;
 const READER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 // The script's own origin is the default API origin, so the element works when embedded elsewhere

@@ -1,9 +1,8 @@
+import { MINUTE_MS, MINUTES_PER_HOUR } from '../platform/time-units.ts';
 import type { ParkHours } from '../wait-times/hours/park-hours-schemas.ts';
 
 // The park's hours in one line ("Open 09:00–22:00 · closes in 1 h 20 min"), from `hours` of
 // GET /api/wait-times/history. ThemeParks.wiki lists no closed days: unknown hours say nothing.
-
-const MINUTE = 60_000;
 
 /** What the line shows (`text`) and what a screen reader hears instead (`spoken`). */
 export type HoursLine = { state: 'before' | 'open' | 'closed'; text: string; spoken: string };
@@ -24,8 +23,8 @@ const differs = (at: number, park: string, reader: string) =>
 
 /** A time span, rounded up to the minute: ["1 h 20 min", "1 hour 20 minutes"]. */
 export function spanOf(ms: number): [string, string] {
-  const total = Math.max(1, Math.ceil(ms / MINUTE));
-  const [hours, minutes] = [Math.floor(total / 60), total % 60];
+  const total = Math.max(1, Math.ceil(ms / MINUTE_MS));
+  const [hours, minutes] = [Math.floor(total / MINUTES_PER_HOUR), total % MINUTES_PER_HOUR];
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
   const short = [hours && `${hours} h`, minutes && `${minutes} min`].filter(Boolean).join(' ');
   const long = [hours && plural(hours, 'hour'), minutes && plural(minutes, 'minute')].filter(Boolean).join(' ');

@@ -1,12 +1,13 @@
+import { MINUTE_MS } from '../platform/time-units.ts';
 import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
 import type { WaitTimes } from '../wait-times/wait-times-schemas.ts';
 
 /** The API reuses its data for 5 minutes (docs/contract.md): asking sooner only returns the same answer. */
-const FRESH_MS = 5 * 60_000;
+const FRESH_MS = 5 * MINUTE_MS;
 /** Never ask more often than this, whatever the data says. */
-const MIN_INTERVAL_MS = 60_000;
+const MIN_INTERVAL_MS = MINUTE_MS;
 /** Retries after failures back off up to this. */
-const MAX_BACKOFF_MS = 5 * 60_000;
+const MAX_BACKOFF_MS = 5 * MINUTE_MS;
 const TIMEOUT_MS = 15_000;
 
 export type Problem = 'offline' | 'failed' | 'unknown-park' | 'no-park';

@@ -1,3 +1,4 @@
+import { MINUTE_MS, MINUTES_PER_HOUR } from '../platform/time-units.ts';
 import type { Ride, Trend } from '../wait-times/wait-times-schemas.ts';
 import { bestAhead, chartPaths, type DayView, known, parkSeries, type Series } from './chart-math.ts';
 import { clockIn, type HoursLine } from './park-hours-line.ts';
@@ -27,11 +28,11 @@ const symbol = (glyph: string) => h('span', { 'aria-hidden': 'true' }, glyph);
 const noneCell = (cls: string, missing: string) => h('td', { class: `${cls} none` }, symbol('–'), hidden(missing));
 
 export function ago(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 60_000));
+  const total = Math.max(0, Math.floor(ms / MINUTE_MS));
   if (total < 1) return 'just now';
-  if (total < 60) return `${total} min ago`;
-  const hours = Math.floor(total / 60);
-  return total % 60 ? `${hours} h ${total % 60} min ago` : `${hours} h ago`;
+  if (total < MINUTES_PER_HOUR) return `${total} min ago`;
+  const hours = Math.floor(total / MINUTES_PER_HOUR);
+  return total % MINUTES_PER_HOUR ? `${hours} h ${total % MINUTES_PER_HOUR} min ago` : `${hours} h ago`;
 }
 
 const TRENDS: Record<Trend, [string, string]> = { up: ['↑', 'rising'], down: ['↓', 'falling'], flat: ['→', 'steady'] };

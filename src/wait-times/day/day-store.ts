@@ -1,9 +1,10 @@
 import { deleteRecords, listKeys, readRecord, writeRecord } from '../../platform/store.ts';
+import { dayBoundsOf, localDateOf, previousDate } from '../local-time.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
 import type { Park } from '../parks.ts';
 import { blobsHistory, sampleOf } from '../wait-history.ts';
 import { type DayRecord, DayRecordSchema } from './history-schemas.ts';
-import { addSamples, dayBoundsOf, emptyDay, localDateOf, previousDate, wouldAdd } from './park-day.ts';
+import { addSamples, emptyDay, wouldAdd } from './park-day.ts';
 
 /**
  * A park's local days in the `wait-times` store, `day/<slug>/<YYYY-MM-DD>`, kept for today and

@@ -12,11 +12,12 @@ import posted from '../../../fixtures/touringplans/AK85-AK86-posted-2019-02-17-t
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { currentDayOf } from '../hours/park-hours.ts';
 import { scheduleRowsOf } from '../hours/themeparks-wiki.ts';
+import { localDateOf } from '../local-time.ts';
 import { findPark } from '../parks.ts';
 import { gridSamples, memoryHistory, recordSample } from '../wait-history.ts';
 import { waitHistoryBody } from './history.ts';
 import { type WaitHistory, WaitHistorySchema } from './history-schemas.ts';
-import { addSamples, emptyDay, localDateOf } from './park-day.ts';
+import { addSamples, emptyDay } from './park-day.ts';
 
 const RIDES = { AK85: "Na'vi River Journey", AK86: 'Avatar Flight of Passage' } as const;
 const SHOWN_DAY = '2019-02-24';

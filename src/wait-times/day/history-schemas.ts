@@ -1,9 +1,9 @@
 import * as z from '../../platform/zod-mini.ts';
-import { BUCKETS_PER_DAY, MAX_WAIT_MINUTES } from '../forecast/wait-profile-schemas.ts';
+import { BUCKETS_PER_DAY } from '../forecast/wait-profile-schemas.ts';
 import { ParkHoursSchema } from '../hours/park-hours-schemas.ts';
 import { minutes } from '../park-snapshot-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
-import { SourceSchema } from '../wait-times-schemas.ts';
+import { MAX_WAIT_MINUTES, SourceSchema } from '../wait-times-schemas.ts';
 
 // A park's local day of posted waits: the record kept in Blobs (`day/<slug>/<date>`) and the body of the history.
 

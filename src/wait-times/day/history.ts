@@ -4,13 +4,13 @@ import { outlookTimesOf, parkRatioOf, rideOutlookOf } from '../forecast/outlook.
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { parkHoursToday } from '../hours/park-hours.ts';
 import type { ParkHours } from '../hours/park-hours-schemas.ts';
+import { dayBoundsOf, localDateOf } from '../local-time.ts';
 import { periodStartOf } from '../park-answer.ts';
 import { byName, type Park } from '../parks.ts';
 import { blobsHistory, readDayProfile } from '../wait-history.ts';
 import { crowdLevelOf, usualWaits } from './crowd-level.ts';
 import { readDay } from './day-store.ts';
 import type { DayRecord, WaitHistory } from './history-schemas.ts';
-import { dayBoundsOf, localDateOf } from './park-day.ts';
 
 /** A recorder run stores its day records within seconds of the period's start; this leaves room. */
 const RECORDER_RUN_MS = 30_000;

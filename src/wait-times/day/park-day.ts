@@ -1,4 +1,4 @@
-import { fromWallClock, offsetAt } from '../local-time.ts';
+import { MINUTE_MS } from '../../platform/time-units.ts';
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import { type DayRecord, MAX_DAY_RIDES, MAX_DAY_SAMPLES } from './history-schemas.ts';
 
@@ -8,27 +8,9 @@ import { type DayRecord, MAX_DAY_RIDES, MAX_DAY_SAMPLES } from './history-schema
  * repairing a lost write by merging again safe (day-store.ts).
  */
 
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
-export const SLOT_MS = 5 * MINUTE;
+export const SLOT_MS = 5 * MINUTE_MS;
 
 const slotOf = (at: number): number => Math.floor(at / SLOT_MS);
-
-/** The park-local calendar date (YYYY-MM-DD) at Unix ms `at`. */
-export function localDateOf(at: number, timeZone: string): string {
-  return new Date(at + offsetAt(at, timeZone)).toISOString().slice(0, 10);
-}
-
-/** Unix ms of the local midnights that start and end `date` (23 or 25 hours apart on DST days). */
-export function dayBoundsOf(date: string, timeZone: string): { startsAt: number; endsAt: number } {
-  const wall = Date.parse(`${date}T00:00:00Z`);
-  return { startsAt: fromWallClock(wall, timeZone), endsAt: fromWallClock(wall + DAY, timeZone) };
-}
-
-/** The calendar date before `date`. */
-export function previousDate(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - DAY).toISOString().slice(0, 10);
-}
 
 export const emptyDay = (date: string): DayRecord => ({ version: 1, date, times: [], rides: {} });
 

@@ -1,5 +1,6 @@
+import { MINUTES_PER_HOUR } from '../../platform/time-units.ts';
+import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { minuteOfDay } from '../local-time.ts';
-import type { DayHours } from './outlook.ts';
 
 /**
  * The kinds of park day that keep a forecaster profile of their own. A day the park closes by
@@ -10,7 +11,7 @@ import type { DayHours } from './outlook.ts';
 export type DayKind = 'usual' | 'early-closing';
 
 /** A closing from 04:00 to 19:00 park time ends the day early; a later one (or after midnight) does not. */
-const EARLY_CLOSING_MINUTES = { from: 4 * 60, to: 19 * 60 } as const;
+const EARLY_CLOSING_MINUTES = { from: 4 * MINUTES_PER_HOUR, to: 19 * MINUTES_PER_HOUR } as const;
 
 /** The kind of the day these published hours make; with the hours unknown, the usual one. */
 export function dayKindOf(hours: DayHours | null, timeZone: string): DayKind {

@@ -1,9 +1,10 @@
+import { MINUTE_MS } from '../../platform/time-units.ts';
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import type { Trend } from '../wait-times-schemas.ts';
 import { expectedWait, type ParkMoment, toStep } from './outlook.ts';
 
 /** How far ahead the forecast looks. */
-export const FORECAST_HORIZON_MS = 30 * 60_000;
+export const FORECAST_HORIZON_MS = 30 * MINUTE_MS;
 /** A change smaller than this is noise in posted waits, which move in 5-minute steps. */
 const TREND_THRESHOLD_MINUTES = 5;
 

@@ -1,7 +1,10 @@
+import { DAY_MS, HALF_HOUR_MINUTES, HALF_HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS } from '../../platform/time-units.ts';
+import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { minuteOfDay } from '../local-time.ts';
+import { MAX_WAIT_MINUTES } from '../wait-times-schemas.ts';
 import { CLOSED_EARLY_LIMIT, closedEarlyShare } from './ride-closing.ts';
 import { bucketOf, expectedChange, usualWaitOf } from './wait-profile.ts';
-import { MAX_WAIT_MINUTES, type WaitProfile } from './wait-profile-schemas.ts';
+import type { WaitProfile } from './wait-profile-schemas.ts';
 
 /**
  * The rest of a ride's day, one model for every horizon from the 30-minute `forecast` on: the live
@@ -10,9 +13,6 @@ import { MAX_WAIT_MINUTES, type WaitProfile } from './wait-profile-schemas.ts';
  * --fit`); docs/wait-times.md, "Forecasting".
  */
 
-const MINUTE = 60_000;
-const QUARTER_HOUR = 15 * MINUTE;
-const HALF_HOUR = 2 * QUARTER_HOUR;
 /** Weights at one horizon (minutes): of the chained change, of the pull toward the park-scaled usual wait, of SHARPEN. */
 export type BlendRow = { horizon: number; chained: number; usual: number; sharpen: number };
 export type Blend = readonly [BlendRow, ...BlendRow[]];
@@ -42,12 +42,6 @@ function blendAt(horizon: number, blend: Blend): Omit<BlendRow, 'horizon'> {
   const share = high.horizon === low.horizon ? 0 : (horizon - low.horizon) / (high.horizon - low.horizon);
   const between = (weight: keyof BlendRow) => low[weight] + share * (high[weight] - low[weight]);
   return { chained: between('chained'), usual: between('usual'), sharpen: between('sharpen') };
-}
-
-/** A park's opening hours for one day, Unix ms. */
-export interface DayHours {
-  opensAt: number;
-  closesAt: number;
 }
 
 /** What the model knows of a park at one moment, the same for each of its rides. */
@@ -101,7 +95,7 @@ export function expectedWait(
   to: number,
 ): number {
   const { profile, timeZone, at, parkRatio } = context;
-  const horizon = Math.max(0, (to - at) / MINUTE);
+  const horizon = Math.max(0, (to - at) / MINUTE_MS);
   const chained = chainedWait(context, ride, to);
   const usual = usualWaitOf(profile, ride.id, bucketOf(minuteOfDay(to, timeZone)));
   const weight = blendAt(horizon, context.blend ?? BLEND);
@@ -125,8 +119,8 @@ export function chainedWait(
   to: number,
 ): number {
   let chained = ride.wait;
-  for (let at = from; at < to; at += QUARTER_HOUR) {
-    const share = Math.min(QUARTER_HOUR, to - at) / HALF_HOUR;
+  for (let at = from; at < to; at += QUARTER_HOUR_MS) {
+    const share = Math.min(QUARTER_HOUR_MS, to - at) / HALF_HOUR_MS;
     chained = Math.max(0, chained + share * expectedChange(profile, ride.id, chained, minuteOfDay(at, timeZone)));
   }
   return chained;
@@ -138,14 +132,15 @@ export function chainedWait(
  */
 export function halfHoursBetween(from: number, until: number, timeZone: string): number[] {
   const times: number[] = [];
-  for (let at = Math.floor(from / QUARTER_HOUR) * QUARTER_HOUR + QUARTER_HOUR; at < until; at += QUARTER_HOUR) {
-    if (minuteOfDay(at, timeZone) % 30 === 0) times.push(at);
+  const first = Math.floor(from / QUARTER_HOUR_MS) * QUARTER_HOUR_MS + QUARTER_HOUR_MS;
+  for (let at = first; at < until; at += QUARTER_HOUR_MS) {
+    if (minuteOfDay(at, timeZone) % HALF_HOUR_MINUTES === 0) times.push(at);
   }
   return times;
 }
 
 /** A day is at most this long: hours reaching further (a bad upstream) are cut here. */
-const DAY = 24 * 60 * MINUTE;
+const LONGEST_DAY_MS = DAY_MS;
 
 /**
  * The half hours the outlook covers: after now, or from opening while the park has not opened yet,
@@ -158,7 +153,7 @@ export function outlookTimesOf(
 ): number[] {
   if (hours === null) return halfHoursBetween(at, dayEndsAt, timeZone);
   // `halfHoursBetween` leaves out its start: now is the live wait, but opening is a half hour open.
-  return halfHoursBetween(Math.max(at, hours.opensAt - 1), Math.min(hours.closesAt, at + DAY), timeZone);
+  return halfHoursBetween(Math.max(at, hours.opensAt - 1), Math.min(hours.closesAt, at + LONGEST_DAY_MS), timeZone);
 }
 
 export interface RideOutlook {

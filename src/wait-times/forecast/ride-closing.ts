@@ -1,3 +1,5 @@
+import { HALF_HOUR_MS } from '../../platform/time-units.ts';
+import type { DayHours } from '../hours/park-hours-schemas.ts';
 import type { HistorySample } from '../park-snapshot-schemas.ts';
 import { CLOSING_STEPS, type RideProfile, type WaitProfile } from './wait-profile-schemas.ts';
 
@@ -8,7 +10,6 @@ import { CLOSING_STEPS, type RideProfile, type WaitProfile } from './wait-profil
  * then leaves out the half hours by which a ride has often closed (docs/wait-times.md, "Forecasting").
  */
 
-const HALF_HOUR = 30 * 60_000;
 /** Weight of each day in a ride's early-closing shares (about the last ten days count). */
 const CLOSING_WEIGHT = 0.1;
 /** A half hour by which the ride closed early on more than this share of days gets no outlook. */
@@ -21,11 +22,7 @@ const round = (value: number) => Math.round(value * 1000) / 1000;
  * sample at or after the day's closing (`hours`, once per closing), each ride open that day
  * learns how many half hours before the closing it was last open. Returns a new profile.
  */
-export function learnClosings(
-  profile: WaitProfile,
-  sample: HistorySample,
-  hours: { opensAt: number; closesAt: number } | null,
-): WaitProfile {
+export function learnClosings(profile: WaitProfile, sample: HistorySample, hours: DayHours | null): WaitProfile {
   const rides: Record<string, RideProfile> = { ...profile.rides };
   for (const [id, wait] of Object.entries(sample.waits)) {
     const ride = rides[id];
@@ -35,7 +32,7 @@ export function learnClosings(
   for (const [id, ride] of Object.entries(rides)) {
     const { lastOpen } = ride;
     if (lastOpen === undefined || lastOpen < hours.opensAt) continue; // not open today
-    const early = Math.floor((hours.closesAt - lastOpen) / HALF_HOUR);
+    const early = Math.floor((hours.closesAt - lastOpen) / HALF_HOUR_MS);
     const shares = ride.closedEarly ?? Array<number>(CLOSING_STEPS).fill(0);
     rides[id] = {
       ...ride,
@@ -52,6 +49,6 @@ export function learnClosings(
 export function closedEarlyShare(profile: WaitProfile | null, rideId: string, at: number, closesAt: number): number {
   const shares = profile?.rides[rideId]?.closedEarly;
   if (!shares) return 0;
-  const step = Math.min(CLOSING_STEPS, Math.max(1, Math.floor((closesAt - at) / HALF_HOUR))) - 1;
+  const step = Math.min(CLOSING_STEPS, Math.max(1, Math.floor((closesAt - at) / HALF_HOUR_MS))) - 1;
   return shares[step] ?? 0;
 }

@@ -1,7 +1,5 @@
 import * as z from '../../platform/zod-mini.ts';
 
-/** Longer posted waits are upstream glitches (the backtest's longest is 390): never learned, forecasts stop here. */
-export const MAX_WAIT_MINUTES = 480;
 /** Buckets per ride: one per 30 minutes of the park's local day. */
 export const BUCKETS_PER_DAY = 48;
 /** Rides kept per park; the ones seen least recently go first (big parks list about 40–60). */

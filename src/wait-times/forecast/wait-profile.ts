@@ -1,10 +1,11 @@
+import { DAY_MS, MINUTES_PER_DAY } from '../../platform/time-units.ts';
 import type { HistorySample } from '../park-snapshot-schemas.ts';
+import { MAX_WAIT_MINUTES } from '../wait-times-schemas.ts';
 import {
   type Band,
   BUCKETS_PER_DAY,
   MAX_OBSERVATIONS,
   MAX_PROFILE_RIDES,
-  MAX_WAIT_MINUTES,
   type ProfileBucket,
   type RideProfile,
   type WaitProfile,
@@ -35,7 +36,7 @@ const SPREAD_WEIGHT = 0.05;
 const OPEN_WEIGHT = 0.05;
 const USUALLY_OPEN = 0.5;
 /** A ride not seen for this long (removed, or closed for the season) is forgotten. */
-export const FORGET_RIDE_AFTER_MS = 60 * 24 * 60 * 60_000;
+export const FORGET_RIDE_AFTER_MS = 60 * DAY_MS;
 
 export function emptyProfile(): WaitProfile {
   return { version: 1, learnedThrough: 0, rides: {} };
@@ -43,7 +44,7 @@ export function emptyProfile(): WaitProfile {
 
 /** The half-hour slot of a park-local minute of the day (0–1439). */
 export function bucketOf(localMinute: number): number {
-  return Math.min(BUCKETS_PER_DAY - 1, Math.max(0, Math.floor(localMinute / (1440 / BUCKETS_PER_DAY))));
+  return Math.min(BUCKETS_PER_DAY - 1, Math.max(0, Math.floor(localMinute / (MINUTES_PER_DAY / BUCKETS_PER_DAY))));
 }
 
 /** A wait against a slot's usual level. */

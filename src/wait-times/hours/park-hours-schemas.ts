@@ -94,6 +94,8 @@ export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
 export type ScheduleRow = z.output<typeof ScheduleRowSchema>;
 export type StoredSchedule = z.output<typeof StoredScheduleSchema>;
 export type ParkHours = z.output<typeof ParkHoursSchema>;
+/** The public day's opening and closing alone (Unix ms): what the forecaster and the recorder read of `ParkHours`. */
+export type DayHours = Pick<ParkHours, 'opensAt' | 'closesAt'>;
 export type ParkHoursExtra = z.output<typeof ParkHoursExtraSchema>;
 
 export const ParkTodaySchema = z

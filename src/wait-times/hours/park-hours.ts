@@ -2,13 +2,11 @@ import { getConfig } from '../../platform/config.ts';
 import type { AfterAnswer } from '../../platform/http.ts';
 import { relayCache } from '../../platform/relay-cache.ts';
 import { readRecord, writeRecord } from '../../platform/store.ts';
-import { dayBoundsOf, localDateOf, previousDate } from '../day/park-day.ts';
+import { HOUR_MS, MINUTE_MS } from '../../platform/time-units.ts';
+import { dayBoundsOf, localDateOf, previousDate } from '../local-time.ts';
 import type { Park } from '../parks.ts';
-import { type ParkHours, type ScheduleRow, StoredScheduleSchema } from './park-hours-schemas.ts';
+import { type DayHours, type ParkHours, type ScheduleRow, StoredScheduleSchema } from './park-hours-schemas.ts';
 import { fetchParkSchedule } from './themeparks-wiki.ts';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 /**
  * Published hours barely change (two captures a day apart agreed on every hour), and one fetch holds
@@ -17,9 +15,9 @@ const HOUR = 60 * MINUTE;
  * old still knows today. After a failure the provider is left alone for 10 minutes.
  */
 export const PARK_HOURS_TIMING = {
-  freshForMs: 4 * HOUR,
-  fallbackMaxAgeMs: 48 * HOUR,
-  backoffMs: 10 * MINUTE,
+  freshForMs: 4 * HOUR_MS,
+  fallbackMaxAgeMs: 48 * HOUR_MS,
+  backoffMs: 10 * MINUTE_MS,
 };
 
 const hoursKey = (slug: string) => `hours/${slug}`;
@@ -68,13 +66,10 @@ export function isOpenAt(hours: ParkHours | null, now: number): boolean | null {
  * The recorder polls a park from this long before its published opening until this long after
  * its closing: the window in which its waits can change.
  */
-export const RECORDING_MARGIN_MS = 30 * MINUTE;
+export const RECORDING_MARGIN_MS = 30 * MINUTE_MS;
 
 /** Whether `now` is inside the park's recording window; null when the hours are unknown. */
-export function isInRecordingWindow(
-  hours: Pick<ParkHours, 'opensAt' | 'closesAt'> | null,
-  now: number,
-): boolean | null {
+export function isInRecordingWindow(hours: DayHours | null, now: number): boolean | null {
   return hours && now >= hours.opensAt - RECORDING_MARGIN_MS && now <= hours.closesAt + RECORDING_MARGIN_MS;
 }
 

@@ -1,5 +1,5 @@
 import type { AfterAnswer } from '../../platform/http.ts';
-import { localDateOf } from '../day/park-day.ts';
+import { localDateOf } from '../local-time.ts';
 import { PARKS, type Park } from '../parks.ts';
 import { isOpenAt, parkHoursToday } from './park-hours.ts';
 import type { ParkHours, ParkList } from './park-hours-schemas.ts';

@@ -1,5 +1,5 @@
 import { recordDay } from '../day/day-store.ts';
-import type { DayHours } from '../forecast/outlook.ts';
+import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { writeAnswer } from '../park-answer.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
 import type { Park } from '../parks.ts';

@@ -1,7 +1,8 @@
-import type { DayHours } from '../forecast/outlook.ts';
+import { HALF_HOUR_MINUTES, MINUTE_MS, MINUTES_PER_DAY } from '../../platform/time-units.ts';
 import { usualWaitOf } from '../forecast/wait-profile.ts';
 import { BUCKETS_PER_DAY, type WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { isInRecordingWindow, RECORDING_MARGIN_MS } from '../hours/park-hours.ts';
+import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { minuteOfDay } from '../local-time.ts';
 
 /** The learned usual day: park-local minutes from the first half hour any ride is usually open to the end of the last. */
@@ -9,9 +10,6 @@ export interface UsualDay {
   opensAtMinute: number;
   closesAtMinute: number;
 }
-
-const MINUTES_PER_DAY = 1440;
-const HALF_HOUR = MINUTES_PER_DAY / BUCKETS_PER_DAY;
 
 /** The usual day a profile has learned; null while no half hour of any ride is usual yet. */
 export function usualDayOf(profile: WaitProfile | null): UsualDay | null {
@@ -21,7 +19,7 @@ export function usualDayOf(profile: WaitProfile | null): UsualDay | null {
   }
   const [first, last] = [open[0], open.at(-1)];
   if (first === undefined || last === undefined) return null;
-  return { opensAtMinute: first * HALF_HOUR, closesAtMinute: (last + 1) * HALF_HOUR };
+  return { opensAtMinute: first * HALF_HOUR_MINUTES, closesAtMinute: (last + 1) * HALF_HOUR_MINUTES };
 }
 
 /**
@@ -32,7 +30,7 @@ export function shouldPoll(now: number, hours: DayHours | null, usual: UsualDay 
   if (hours) return isInRecordingWindow(hours, now) === true;
   if (!usual) return true;
   const minute = minuteOfDay(now, timeZone);
-  const margin = RECORDING_MARGIN_MS / 60_000;
+  const margin = RECORDING_MARGIN_MS / MINUTE_MS;
   // The same minute a day earlier and later too: the margin may reach across midnight.
   return [minute - MINUTES_PER_DAY, minute, minute + MINUTES_PER_DAY].some(
     (at) => at >= usual.opensAtMinute - margin && at <= usual.closesAtMinute + margin,

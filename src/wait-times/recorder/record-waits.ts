@@ -1,13 +1,13 @@
-import type { RecorderParks } from '../../jobs/jobs-schemas.ts';
-import { localDateOf } from '../day/park-day.ts';
-import type { DayHours } from '../forecast/outlook.ts';
 import { parkHoursToday } from '../hours/park-hours.ts';
+import type { DayHours } from '../hours/park-hours-schemas.ts';
+import { localDateOf } from '../local-time.ts';
 import { claimPeriod, periodStartOf, sweepClaims } from '../park-answer.ts';
 import { PARKS, type Park } from '../parks.ts';
 import { fetchSnapshot } from '../queue-times.ts';
 import { blobsHistory } from '../wait-history.ts';
 import { writeParkRecords } from './park-records.ts';
 import { shouldPoll, type UsualDay, usualDayOf } from './poll-window.ts';
+import type { RecorderParks } from './recorder-schemas.ts';
 
 export type HoursOf = (park: Park) => Promise<DayHours | null>;
 

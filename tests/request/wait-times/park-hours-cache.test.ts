@@ -3,7 +3,6 @@ import type { FaultMode } from '../../../scripts/fake-http-server.mts';
 import { syntheticSchedule } from '../../../scripts/fake-park-hours.mts';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { writeRecord } from '../../../src/platform/store.ts';
-import { localDateOf } from '../../../src/wait-times/day/park-day.ts';
 import {
   PARK_HOURS_TIMING,
   parkHoursToday,
@@ -12,6 +11,7 @@ import {
 } from '../../../src/wait-times/hours/park-hours.ts';
 import { StoredScheduleSchema } from '../../../src/wait-times/hours/park-hours-schemas.ts';
 import { scheduleRowsOf } from '../../../src/wait-times/hours/themeparks-wiki.ts';
+import { localDateOf } from '../../../src/wait-times/local-time.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 

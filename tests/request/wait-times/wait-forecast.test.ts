@@ -6,7 +6,6 @@ import * as waitTimesRoute from '../../../src/pages/api/wait-times.ts';
 import { readRecord, writeRecord } from '../../../src/platform/store.ts';
 import * as z from '../../../src/platform/zod-mini.ts';
 import { readDay } from '../../../src/wait-times/day/day-store.ts';
-import { localDateOf } from '../../../src/wait-times/day/park-day.ts';
 import { toStep } from '../../../src/wait-times/forecast/outlook.ts';
 import {
   type StoredWaitProfile,
@@ -14,6 +13,7 @@ import {
   type WaitProfile,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { resetParkHoursMemory } from '../../../src/wait-times/hours/park-hours.ts';
+import { localDateOf } from '../../../src/wait-times/local-time.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
 import { fetchSnapshot } from '../../../src/wait-times/queue-times.ts';
 import { writeParkRecords } from '../../../src/wait-times/recorder/park-records.ts';

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { fromWallClock, minuteOfDay } from '../../../src/wait-times/local-time.ts';
+import {
+  dayBoundsOf,
+  fromWallClock,
+  localDateOf,
+  minuteOfDay,
+  previousDate,
+} from '../../../src/wait-times/local-time.ts';
 
+const HOUR = 3_600_000;
+const at = (iso: string) => Date.parse(iso);
 const wall = (reading: string) => Date.parse(`${reading}Z`);
 
 describe('minuteOfDay', () => {
@@ -30,5 +38,48 @@ describe('fromWallClock', () => {
     ['2018-03-25T02:30:00', 'Europe/Paris', '2018-03-25T01:30:00.000Z'], // skipped: 03:30 CEST
   ])('reads %s in %s as %s', (reading, timeZone, expected) => {
     expect(new Date(fromWallClock(wall(reading), timeZone)).toISOString()).toBe(expected);
+  });
+});
+
+describe('localDateOf: the park-local calendar date of an instant', () => {
+  it.each([
+    // A west-coast park: its day runs 08:00 UTC to 08:00 UTC, across midnight UTC.
+    ['2026-07-04T06:59:00Z', 'America/Los_Angeles', '2026-07-03'],
+    ['2026-07-04T07:00:00Z', 'America/Los_Angeles', '2026-07-04'],
+    ['2026-07-05T03:00:00Z', 'America/Los_Angeles', '2026-07-04'],
+    // Florida in winter (UTC−5) and summer (UTC−4).
+    ['2026-01-10T04:59:59Z', 'America/New_York', '2026-01-09'],
+    ['2026-01-10T05:00:00Z', 'America/New_York', '2026-01-10'],
+    ['2026-07-10T04:00:00Z', 'America/New_York', '2026-07-10'],
+    // Europe: the local day starts before midnight UTC.
+    ['2026-07-03T22:00:00Z', 'Europe/Paris', '2026-07-04'],
+    ['2026-07-03T21:59:00Z', 'Europe/Paris', '2026-07-03'],
+    // Asia: a whole day ahead of the Americas at the same instant.
+    ['2026-07-03T15:00:00Z', 'Asia/Tokyo', '2026-07-04'],
+  ])('%s in %s is %s', (instant, timeZone, date) => {
+    expect(localDateOf(at(instant), timeZone)).toBe(date);
+  });
+});
+
+describe('dayBoundsOf: local midnight to local midnight', () => {
+  it.each([
+    ['2026-07-04', 'America/Los_Angeles', '2026-07-04T07:00:00Z', 24],
+    ['2026-07-04', 'Asia/Tokyo', '2026-07-03T15:00:00Z', 24],
+    // Clocks go forward (23 hours) and back (25 hours).
+    ['2026-03-08', 'America/New_York', '2026-03-08T05:00:00Z', 23],
+    ['2026-11-01', 'America/New_York', '2026-11-01T04:00:00Z', 25],
+    ['2026-03-29', 'Europe/Paris', '2026-03-28T23:00:00Z', 23],
+  ])('%s in %s starts at %s and lasts %i hours', (date, timeZone, start, hours) => {
+    const { startsAt, endsAt } = dayBoundsOf(date, timeZone);
+    expect(new Date(startsAt).toISOString()).toBe(new Date(start).toISOString());
+    expect((endsAt - startsAt) / HOUR).toBe(hours);
+    expect(localDateOf(startsAt, timeZone)).toBe(date);
+    expect(localDateOf(endsAt - 1, timeZone)).toBe(date);
+    expect(localDateOf(endsAt, timeZone)).not.toBe(date);
+  });
+
+  it('the date before a date, across months and years', () => {
+    expect(previousDate('2026-03-01')).toBe('2026-02-28');
+    expect(previousDate('2027-01-01')).toBe('2026-12-31');
   });
 });

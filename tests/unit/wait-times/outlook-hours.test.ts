@@ -2,16 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts';
 import { waitHistoryBody } from '../../../src/wait-times/day/history.ts';
 import { WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
-import { addSamples, dayBoundsOf, emptyDay } from '../../../src/wait-times/day/park-day.ts';
-import {
-  type DayHours,
-  halfHoursBetween,
-  outlookTimesOf,
-  rideOutlookOf,
-  toStep,
-} from '../../../src/wait-times/forecast/outlook.ts';
+import { addSamples, emptyDay } from '../../../src/wait-times/day/park-day.ts';
+import { halfHoursBetween, outlookTimesOf, rideOutlookOf, toStep } from '../../../src/wait-times/forecast/outlook.ts';
 import { emptyProfile } from '../../../src/wait-times/forecast/wait-profile.ts';
 import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import type { DayHours } from '../../../src/wait-times/hours/park-hours-schemas.ts';
+import { dayBoundsOf } from '../../../src/wait-times/local-time.ts';
 import { type OpenApi, OpenApiValidator, pointer } from '../../support/openapi-validator.ts';
 import { halfHour } from '../../support/wait-profile.ts';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts';
 import { waitHistoryBody } from '../../../src/wait-times/day/history.ts';
 import { type WaitHistory, WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
-import { addSamples, dayBoundsOf, emptyDay } from '../../../src/wait-times/day/park-day.ts';
+import { addSamples, emptyDay } from '../../../src/wait-times/day/park-day.ts';
 import { forecastOf } from '../../../src/wait-times/forecast/forecast.ts';
 import {
   bestTimeOf,
@@ -15,7 +15,7 @@ import {
 } from '../../../src/wait-times/forecast/outlook.ts';
 import { emptyProfile } from '../../../src/wait-times/forecast/wait-profile.ts';
 import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
-import { fromWallClock, minuteOfDay } from '../../../src/wait-times/local-time.ts';
+import { dayBoundsOf, fromWallClock, minuteOfDay } from '../../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
 import { type OpenApi, OpenApiValidator, pointer } from '../../support/openapi-validator.ts';

@@ -5,12 +5,11 @@ import { toStep } from '../../../src/wait-times/forecast/outlook.ts';
 import {
   BUCKETS_PER_DAY,
   decodeWaitProfile,
-  MAX_WAIT_MINUTES,
   StoredWaitProfileSchema,
   type WaitProfile,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
-
 import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
+import { MAX_WAIT_MINUTES } from '../../../src/wait-times/wait-times-schemas.ts';
 import { EASTERN, eastern, loadSlice } from '../../support/touringplans.ts';
 
 describe('trendOf', () => {

@@ -16,10 +16,10 @@ import {
   encodeWaitProfile,
   MAX_OBSERVATIONS,
   MAX_PROFILE_RIDES,
-  MAX_WAIT_MINUTES,
   StoredWaitProfileSchema,
   type WaitProfile,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import { MAX_WAIT_MINUTES } from '../../../src/wait-times/wait-times-schemas.ts';
 import { halfHour } from '../../support/wait-profile.ts';
 
 const MINUTE = 60_000;
