@@ -1,10 +1,66 @@
 /**
  * `npm run lint:cycles`: no import cycles, type-only imports included (a cycle through types
  * still ties the modules together); the platform below the features; @netlify/* only in the platform. https://github.com/sverweij/dependency-cruiser/blob/main/doc/rules-reference.md
- * @type {import('dependency-cruiser').IConfiguration}
  */
+
+/**
+ * Who may import whom, feature by feature: everything else is refused. Features sit on the platform
+ * (which every one may import); the endpoints (src/pages/, netlify/functions/) sit on all of them.
+ * Inside wait-times the house has floors, read from the bottom: its base files (parks, schemas,
+ * local time, the queue-times client, the stored answer), hours/, forecast/ (the learned profile
+ * and its history), then day/ and live/ (what GET requests read), and recorder/ on top, the one
+ * writer (docs/architecture.md).
+ */
+const ALLOWED = {
+  'wait-times/hours': ['wait-times'],
+  'wait-times/forecast': ['wait-times', 'wait-times/hours'],
+  'wait-times/day': ['wait-times', 'wait-times/hours', 'wait-times/forecast'],
+  'wait-times/live': ['wait-times', 'wait-times/hours', 'wait-times/forecast'],
+  'wait-times/recorder': ['wait-times', 'wait-times/hours', 'wait-times/forecast', 'wait-times/day', 'wait-times/live'],
+  'wait-times': [],
+  location: [],
+  contact: [],
+  'photo-feed': ['jobs'],
+  jobs: ['wait-times/recorder'],
+  mcp: ['location', 'wait-times', 'wait-times/hours', 'wait-times/day', 'wait-times/live'],
+  // Types only (the rule widget-takes-only-types below).
+  widget: ['wait-times', 'wait-times/day', 'wait-times/hours'],
+  discovery: [
+    'location',
+    'contact',
+    'jobs',
+    'photo-feed',
+    'wait-times',
+    'wait-times/hours',
+    'wait-times/day',
+    'wait-times/live',
+  ],
+};
+/** A feature's own files: for `wait-times`, only those directly in the folder (its base). */
+const filesOf = (feature) => (feature === 'wait-times' ? '^src/wait-times/[^/]+$' : `^src/${feature}/`);
+const allowedImports = Object.entries(ALLOWED).map(([feature, allowed]) => ({
+  name: `${feature.replace('/', '-')}-imports-only-what-is-below`,
+  severity: 'error',
+  comment: `${feature} may import only the platform${allowed.length ? `, ${allowed.join(', ')}` : ''} and itself (.dependency-cruiser.cjs, ALLOWED).`,
+  from: { path: filesOf(feature) },
+  to: {
+    path: '^src/(wait-times|location|contact|jobs|photo-feed|discovery|mcp|widget|pages|layouts)/',
+    pathNot: [feature, ...allowed].map(filesOf),
+  },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...allowedImports,
+    {
+      name: 'a-get-reads',
+      severity: 'error',
+      comment:
+        'Pages and GET endpoints read what the recorder wrote; only the scheduled function reaches it (through jobs/).',
+      from: { path: '^src/pages/' },
+      to: { path: '^src/(wait-times/recorder|jobs/record-waits-job)' },
+    },
     {
       name: 'no-circular',
       severity: 'error',

@@ -3,12 +3,12 @@ import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/platform/time-units.ts';
 import { readDay } from '../src/wait-times/day/day-store.ts';
 import { DayRecordSchema } from '../src/wait-times/day/history-schemas.ts';
 import { addSamples, emptyDay, SLOT_MS } from '../src/wait-times/day/park-day.ts';
+import { blobsHistory, memoryHistory, recordSample, sampleOf } from '../src/wait-times/forecast/park-history.ts';
 import { dayBoundsOf, localDateOf } from '../src/wait-times/local-time.ts';
 import type { HistorySample } from '../src/wait-times/park-snapshot-schemas.ts';
 import { findPark } from '../src/wait-times/parks.ts';
 import { ridesOf } from '../src/wait-times/queue-times.ts';
 import { QueueTimesParkSchema } from '../src/wait-times/queue-times-schemas.ts';
-import { blobsHistory, memoryHistory, recordSample, sampleOf } from '../src/wait-times/wait-history.ts';
 import { movingWaits, recordedPayload } from './fake-queue-times.mts';
 
 /**

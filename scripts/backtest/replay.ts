@@ -9,11 +9,11 @@ import {
   rideOutlookOf,
   toStep,
 } from '../../src/wait-times/forecast/outlook.ts';
+import { memoryHistory, recordSample } from '../../src/wait-times/forecast/park-history.ts';
 import { bucketOf, usualWaitOf } from '../../src/wait-times/forecast/wait-profile.ts';
 import type { DayHours } from '../../src/wait-times/hours/park-hours-schemas.ts';
 import { dayBoundsOf, localDateOf, minuteOfDay } from '../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
-import { memoryHistory, recordSample } from '../../src/wait-times/wait-history.ts';
 import { type Split, type Sums, Tally } from './tally.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gridSamples } from '../../src/wait-times/forecast/park-history.ts';
 import { fromWallClock } from '../../src/wait-times/local-time.ts';
-import { gridSamples } from '../../src/wait-times/wait-history.ts';
 import type { WdwPark } from './park-hours.ts';
 import { parsePostedWaits } from './posted-waits.ts';
 import type { ParkSeries } from './replay.ts';

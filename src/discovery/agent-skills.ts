@@ -3,7 +3,7 @@
  * SITE_URL, prerendered in one build so a digest cannot go stale.
  */
 import { createHash } from 'node:crypto';
-import { waitTimesExample } from '../wait-times/example.ts';
+import { waitTimesExample } from '../wait-times/live/example.ts';
 import { PARKS } from '../wait-times/parks.ts';
 import parkWaitTimes from './skills/park-wait-times/SKILL.md?raw';
 

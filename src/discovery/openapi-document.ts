@@ -24,7 +24,7 @@ import { waitHistoryExample } from '../wait-times/day/history-example.ts';
 import { waitHistoryPaths } from '../wait-times/day/history-openapi.ts';
 import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
 import { parkHoursPaths } from '../wait-times/hours/park-hours-openapi.ts';
-import { waitTimesPaths } from '../wait-times/wait-times-openapi.ts';
+import { waitTimesPaths } from '../wait-times/live/live-waits-openapi.ts';
 
 /** Every area's paths; each area of the API adds its paths file here. */
 const pathsOf = (historyExample?: WaitHistory): Record<string, JsonObject> => ({

@@ -7,8 +7,8 @@ import { getWaitHistory } from '../wait-times/day/history.ts';
 import { BestTimeSchema, WaitHistorySchema } from '../wait-times/day/history-schemas.ts';
 import { type ParkHours, ParkListSchema } from '../wait-times/hours/park-hours-schemas.ts';
 import { getParkList } from '../wait-times/hours/park-list.ts';
+import { getWaitTimes } from '../wait-times/live/live-waits.ts';
 import { PARK_SLUGS, PARKS } from '../wait-times/parks.ts';
-import { getWaitTimes } from '../wait-times/wait-times.ts';
 import { RideSchema, WaitTimesSchema } from '../wait-times/wait-times-schemas.ts';
 import { matchName } from './name-match.ts';
 

@@ -7,13 +7,13 @@ import { recordedPayload, startFakeQueueTimes } from '../../scripts/fake-queue-t
 import { seedParkHistory } from '../../scripts/seed-history.mts';
 import { startBlobsServer } from '../../server/blobs.mts';
 import { writeRecord } from '../../src/platform/store.ts';
+import { blobsHistory, recordSample, sampleOf } from '../../src/wait-times/forecast/park-history.ts';
 import { StoredScheduleSchema } from '../../src/wait-times/hours/park-hours-schemas.ts';
 import { scheduleRowsOf } from '../../src/wait-times/hours/themeparks-wiki.ts';
 import { localDateOf } from '../../src/wait-times/local-time.ts';
 import { findPark } from '../../src/wait-times/parks.ts';
 import { ridesOf } from '../../src/wait-times/queue-times.ts';
 import { QueueTimesParkSchema } from '../../src/wait-times/queue-times-schemas.ts';
-import { blobsHistory, recordSample, sampleOf } from '../../src/wait-times/wait-history.ts';
 import {
   EMBEDDER_PORT,
   PARK_WITH_DAY,

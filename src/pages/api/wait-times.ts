@@ -1,7 +1,7 @@
 import { publicJsonRoutes } from '../../platform/public-json-routes.ts';
 import { RELAY_STALE_WHILE_REVALIDATE_SECONDS } from '../../platform/relay-cache.ts';
+import { getWaitTimes } from '../../wait-times/live/live-waits.ts';
 import { parkFromQuery } from '../../wait-times/parks.ts';
-import { getWaitTimes } from '../../wait-times/wait-times.ts';
 
 export const prerender = false;
 

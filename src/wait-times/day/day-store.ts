@@ -1,8 +1,8 @@
 import { deleteRecords, listKeys, readRecord, writeRecord } from '../../platform/store.ts';
+import { blobsHistory, sampleOf } from '../forecast/park-history.ts';
 import { dayBoundsOf, localDateOf, previousDate } from '../local-time.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
 import type { Park } from '../parks.ts';
-import { blobsHistory, sampleOf } from '../wait-history.ts';
 import { type DayRecord, DayRecordSchema } from './history-schemas.ts';
 import { addSamples, emptyDay, wouldAdd } from './park-day.ts';
 

@@ -9,12 +9,12 @@
  * as ThemeParks.wiki's schedule row and read by the same code as a live schedule.
  */
 import posted from '../../../fixtures/touringplans/AK85-AK86-posted-2019-02-17-to-24.json' with { type: 'json' };
+import { gridSamples, memoryHistory, recordSample } from '../forecast/park-history.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { currentDayOf } from '../hours/park-hours.ts';
 import { scheduleRowsOf } from '../hours/themeparks-wiki.ts';
 import { localDateOf } from '../local-time.ts';
 import { findPark } from '../parks.ts';
-import { gridSamples, memoryHistory, recordSample } from '../wait-history.ts';
 import { waitHistoryBody } from './history.ts';
 import { type WaitHistory, WaitHistorySchema } from './history-schemas.ts';
 import { addSamples, emptyDay } from './park-day.ts';

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../platform/openapi-vocabulary.ts';
-import { parkGet } from '../wait-times-openapi.ts';
+import { parkGet } from '../park-get-openapi.ts';
 import type { WaitHistory } from './history-schemas.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { RELAY_FRESH_FOR_MS } from '../../platform/relay-cache.ts';
 import { dayKindOf } from '../forecast/day-kind.ts';
 import { outlookTimesOf, parkRatioOf, rideOutlookOf } from '../forecast/outlook.ts';
+import { blobsHistory, readDayProfile } from '../forecast/park-history.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { parkHoursToday } from '../hours/park-hours.ts';
 import type { ParkHours } from '../hours/park-hours-schemas.ts';
 import { dayBoundsOf, localDateOf } from '../local-time.ts';
 import { periodStartOf } from '../park-answer.ts';
 import { byName, type Park } from '../parks.ts';
-import { blobsHistory, readDayProfile } from '../wait-history.ts';
 import { crowdLevelOf, usualWaits } from './crowd-level.ts';
 import { readDay } from './day-store.ts';
 import type { DayRecord, WaitHistory } from './history-schemas.ts';

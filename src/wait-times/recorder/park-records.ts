@@ -1,10 +1,10 @@
 import { recordDay } from '../day/day-store.ts';
+import { blobsHistory, type HistoryContext, recordSample, sampleOf } from '../forecast/park-history.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
+import { waitTimesBody } from '../live/live-waits.ts';
 import { writeAnswer } from '../park-answer.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
 import type { Park } from '../parks.ts';
-import { blobsHistory, type HistoryContext, recordSample, sampleOf } from '../wait-history.ts';
-import { waitTimesBody } from '../wait-times.ts';
 import type { WaitTimes } from '../wait-times-schemas.ts';
 
 /**

@@ -1,10 +1,10 @@
+import { blobsHistory } from '../forecast/park-history.ts';
 import { parkHoursToday } from '../hours/park-hours.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { localDateOf } from '../local-time.ts';
 import { claimPeriod, periodStartOf, sweepClaims } from '../park-answer.ts';
 import { PARKS, type Park } from '../parks.ts';
 import { fetchSnapshot } from '../queue-times.ts';
-import { blobsHistory } from '../wait-history.ts';
 import { writeParkRecords } from './park-records.ts';
 import { shouldPoll, type UsualDay, usualDayOf } from './poll-window.ts';
 import type { RecorderParks } from './recorder-schemas.ts';

@@ -7,18 +7,18 @@ import { readRecord, writeRecord } from '../../../src/platform/store.ts';
 import * as z from '../../../src/platform/zod-mini.ts';
 import { readDay } from '../../../src/wait-times/day/day-store.ts';
 import { toStep } from '../../../src/wait-times/forecast/outlook.ts';
+import { blobsHistory, recordSample } from '../../../src/wait-times/forecast/park-history.ts';
 import {
   type StoredWaitProfile,
   StoredWaitProfileSchema,
   type WaitProfile,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { resetParkHoursMemory } from '../../../src/wait-times/hours/park-hours.ts';
+import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/live/live-waits.ts';
 import { localDateOf } from '../../../src/wait-times/local-time.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
 import { fetchSnapshot } from '../../../src/wait-times/queue-times.ts';
 import { writeParkRecords } from '../../../src/wait-times/recorder/park-records.ts';
-import { blobsHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
-import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/wait-times.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
 /**

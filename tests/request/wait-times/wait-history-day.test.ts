@@ -8,6 +8,7 @@ import { listKeys, writeRecord } from '../../../src/platform/store.ts';
 import { readDay, recordDay } from '../../../src/wait-times/day/day-store.ts';
 import { DayRecordSchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { addSamples, emptyDay } from '../../../src/wait-times/day/park-day.ts';
+import { blobsHistory, recordSample, sampleOf } from '../../../src/wait-times/forecast/park-history.ts';
 import type { DayHours } from '../../../src/wait-times/hours/park-hours-schemas.ts';
 import { localDateOf } from '../../../src/wait-times/local-time.ts';
 import type { ParkSnapshot } from '../../../src/wait-times/park-snapshot-schemas.ts';
@@ -15,7 +16,6 @@ import { findPark } from '../../../src/wait-times/parks.ts';
 import { ridesOf } from '../../../src/wait-times/queue-times.ts';
 import { QueueTimesParkSchema } from '../../../src/wait-times/queue-times-schemas.ts';
 import { writeParkRecords } from '../../../src/wait-times/recorder/park-records.ts';
-import { blobsHistory, recordSample, sampleOf } from '../../../src/wait-times/wait-history.ts';
 
 /**
  * The day records against a real Blobs server: what one recorder write costs in Blobs operations,

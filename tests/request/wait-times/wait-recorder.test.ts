@@ -5,13 +5,13 @@ import { readJobRecords } from '../../../src/jobs/job-runs.ts';
 import { runRecordWaitsJob } from '../../../src/jobs/record-waits-job.ts';
 import { readRecord } from '../../../src/platform/store.ts';
 import { getWaitHistory } from '../../../src/wait-times/day/history.ts';
+import { blobsHistory } from '../../../src/wait-times/forecast/park-history.ts';
 import { resetParkHoursMemory } from '../../../src/wait-times/hours/park-hours.ts';
+import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/live/live-waits.ts';
 import { fromWallClock } from '../../../src/wait-times/local-time.ts';
 import { findPark, PARKS, type Park } from '../../../src/wait-times/parks.ts';
 import type { HoursOf } from '../../../src/wait-times/recorder/record-waits.ts';
 import { resetRecorderMemory } from '../../../src/wait-times/recorder/record-waits.ts';
-import { blobsHistory } from '../../../src/wait-times/wait-history.ts';
-import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/wait-times.ts';
 import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 

@@ -3,7 +3,7 @@ import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts
 import { ErrorSchema } from '../../../src/platform/error-schemas.ts';
 import { upstreamUnavailable } from '../../../src/platform/errors.ts';
 import { errorBody } from '../../../src/platform/http.ts';
-import { waitTimesExample } from '../../../src/wait-times/example.ts';
+import { waitTimesExample } from '../../../src/wait-times/live/example.ts';
 import { PARK_SLUGS } from '../../../src/wait-times/parks.ts';
 import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
 import { type OpenApi, OpenApiValidator, pointer } from '../../support/openapi-validator.ts';

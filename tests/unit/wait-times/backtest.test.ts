@@ -5,8 +5,8 @@ import { parkOfDayLog, parseDayLog, toDayLog } from '../../../scripts/backtest/d
 import { fitLad } from '../../../scripts/backtest/fit.ts';
 import { parsePostedWaits } from '../../../scripts/backtest/posted-waits.ts';
 import { bestTimeCheck, type ParkSeries, postedAt, replay } from '../../../scripts/backtest/replay.ts';
+import { gridSamples } from '../../../src/wait-times/forecast/park-history.ts';
 import type { ProfileBucket, WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
-import { gridSamples } from '../../../src/wait-times/wait-history.ts';
 import { EASTERN, eastern, loadSlice } from '../../support/touringplans.ts';
 import { halfHour } from '../../support/wait-profile.ts';
 

@@ -7,7 +7,7 @@ import {
 import { replay } from '../../../scripts/backtest/replay.ts';
 import { POOLED } from '../../../scripts/backtest/tally.ts';
 import { BLEND } from '../../../src/wait-times/forecast/outlook.ts';
-import { gridSamples } from '../../../src/wait-times/wait-history.ts';
+import { gridSamples } from '../../../src/wait-times/forecast/park-history.ts';
 import { EASTERN, eastern, loadSlice } from '../../support/touringplans.ts';
 
 /** A park of one real TouringPlans.com series (17–24 Feb 2019), its waits scaled (a made-up park when not 1). */

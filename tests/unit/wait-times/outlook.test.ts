@@ -13,11 +13,11 @@ import {
   rideOutlookOf,
   toStep,
 } from '../../../src/wait-times/forecast/outlook.ts';
+import { memoryHistory, recordSample } from '../../../src/wait-times/forecast/park-history.ts';
 import { emptyProfile } from '../../../src/wait-times/forecast/wait-profile.ts';
 import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { dayBoundsOf, fromWallClock, minuteOfDay } from '../../../src/wait-times/local-time.ts';
 import type { HistorySample } from '../../../src/wait-times/park-snapshot-schemas.ts';
-import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
 import { type OpenApi, OpenApiValidator, pointer } from '../../support/openapi-validator.ts';
 import { halfHour } from '../../support/wait-profile.ts';
 

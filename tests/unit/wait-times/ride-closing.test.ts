@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { halfHoursBetween, rideOutlookOf } from '../../../src/wait-times/forecast/outlook.ts';
+import { memoryHistory, recordSample } from '../../../src/wait-times/forecast/park-history.ts';
 import { CLOSED_EARLY_LIMIT, closedEarlyShare, learnClosings } from '../../../src/wait-times/forecast/ride-closing.ts';
 import { emptyProfile } from '../../../src/wait-times/forecast/wait-profile.ts';
 import {
@@ -9,7 +10,6 @@ import {
   StoredWaitProfileSchema,
   type WaitProfile,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
-import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
 import { halfHour } from '../../support/wait-profile.ts';
 
 const MINUTE = 60_000;

@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { forecastOf, trendAndForecastOf, trendOf } from '../../../src/wait-times/forecast/forecast.ts';
 import { toStep } from '../../../src/wait-times/forecast/outlook.ts';
+import { memoryHistory, recordSample } from '../../../src/wait-times/forecast/park-history.ts';
 import {
   BUCKETS_PER_DAY,
   decodeWaitProfile,
   StoredWaitProfileSchema,
   type WaitProfile,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
-import { memoryHistory, recordSample } from '../../../src/wait-times/wait-history.ts';
 import { MAX_WAIT_MINUTES } from '../../../src/wait-times/wait-times-schemas.ts';
 import { EASTERN, eastern, loadSlice } from '../../support/touringplans.ts';
 

@@ -1,7 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 import { dayKindOf } from '../../../src/wait-times/forecast/day-kind.ts';
-import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
-import type { HistorySample } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import {
   expiredTimes,
   HISTORY_RETENTION_MS,
@@ -14,7 +12,9 @@ import {
   recordSample,
   sampleOf,
   unlearnedTimes,
-} from '../../../src/wait-times/wait-history.ts';
+} from '../../../src/wait-times/forecast/park-history.ts';
+import type { WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
+import type { HistorySample } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { EASTERN, eastern, loadSlice } from '../../support/touringplans.ts';
 
 const MINUTE = 60_000;

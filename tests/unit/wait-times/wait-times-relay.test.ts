@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeQueueTimes, recordedPayload, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { listKeys, resetBlobsCooldown, timeKey, writeRecord } from '../../../src/platform/store.ts';
+import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/live/live-waits.ts';
 import { HistorySampleSchema } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
-import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/wait-times.ts';
 import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 

@@ -1,16 +1,16 @@
-import type { AfterAnswer } from '../platform/http.ts';
-import { RELAY_FRESH_FOR_MS, relayCache } from '../platform/relay-cache.ts';
-import { MINUTE_MS } from '../platform/time-units.ts';
-import { dayKindOf } from './forecast/day-kind.ts';
-import { trendAndForecastOf } from './forecast/forecast.ts';
-import type { WaitProfile } from './forecast/wait-profile-schemas.ts';
-import { isInRecordingWindow, parkHoursToday } from './hours/park-hours.ts';
-import { claimPeriod, readAnswer, writeAnswer } from './park-answer.ts';
-import type { HistorySample, ParkSnapshot } from './park-snapshot-schemas.ts';
-import { byName, type Park } from './parks.ts';
-import { fetchSnapshot } from './queue-times.ts';
-import { blobsHistory, type HistoryContext, readContext } from './wait-history.ts';
-import type { WaitTimes } from './wait-times-schemas.ts';
+import type { AfterAnswer } from '../../platform/http.ts';
+import { RELAY_FRESH_FOR_MS, relayCache } from '../../platform/relay-cache.ts';
+import { MINUTE_MS } from '../../platform/time-units.ts';
+import { dayKindOf } from '../forecast/day-kind.ts';
+import { trendAndForecastOf } from '../forecast/forecast.ts';
+import { blobsHistory, type HistoryContext, readContext } from '../forecast/park-history.ts';
+import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
+import { isInRecordingWindow, parkHoursToday } from '../hours/park-hours.ts';
+import { claimPeriod, readAnswer, writeAnswer } from '../park-answer.ts';
+import type { HistorySample, ParkSnapshot } from '../park-snapshot-schemas.ts';
+import { byName, type Park } from '../parks.ts';
+import { fetchSnapshot } from '../queue-times.ts';
+import type { WaitTimes } from '../wait-times-schemas.ts';
 
 /**
  * The recorder (recorder/record-waits.ts) stores every open park's answer each period; a visitor's

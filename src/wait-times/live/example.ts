@@ -1,8 +1,8 @@
-import epcot from '../../fixtures/queue-times/queue-times-epcot-jzxhanta.json' with { type: 'json' };
-import { ridesOf } from './queue-times.ts';
-import { QueueTimesParkSchema } from './queue-times-schemas.ts';
-import { waitTimesBody } from './wait-times.ts';
-import { type WaitTimes, WaitTimesSchema } from './wait-times-schemas.ts';
+import epcot from '../../../fixtures/queue-times/queue-times-epcot-jzxhanta.json' with { type: 'json' };
+import { ridesOf } from '../queue-times.ts';
+import { QueueTimesParkSchema } from '../queue-times-schemas.ts';
+import { type WaitTimes, WaitTimesSchema } from '../wait-times-schemas.ts';
+import { waitTimesBody } from './live-waits.ts';
 
 /**
  * The example the OpenAPI document and the agent skill show: GET /api/wait-times?park=epcot as the real code answers

@@ -1,18 +1,18 @@
-import { finishLater } from '../platform/http.ts';
-import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../platform/store.ts';
-import { HOUR_MS, MINUTE_MS } from '../platform/time-units.ts';
-import { type DayKind, dayKindOf } from './forecast/day-kind.ts';
-import { learnClosings } from './forecast/ride-closing.ts';
-import { boundProfile, emptyProfile, updateProfile } from './forecast/wait-profile.ts';
+import { finishLater } from '../../platform/http.ts';
+import { deleteRecords, listKeys, readRecord, timeKey, writeRecord } from '../../platform/store.ts';
+import { HOUR_MS, MINUTE_MS } from '../../platform/time-units.ts';
+import type { DayHours } from '../hours/park-hours-schemas.ts';
+import { minuteOfDay } from '../local-time.ts';
+import { type HistorySample, HistorySampleSchema, type ParkSnapshot } from '../park-snapshot-schemas.ts';
+import { type DayKind, dayKindOf } from './day-kind.ts';
+import { learnClosings } from './ride-closing.ts';
+import { boundProfile, emptyProfile, updateProfile } from './wait-profile.ts';
 import {
   decodeWaitProfile,
   encodeWaitProfile,
   StoredWaitProfileSchema,
   type WaitProfile,
-} from './forecast/wait-profile-schemas.ts';
-import type { DayHours } from './hours/park-hours-schemas.ts';
-import { minuteOfDay } from './local-time.ts';
-import { type HistorySample, HistorySampleSchema, type ParkSnapshot } from './park-snapshot-schemas.ts';
+} from './wait-profile-schemas.ts';
 
 /** The comparison sample for `trend` is the one closest to 30 minutes old within this window. */
 const TREND_WINDOW = { fromMs: 20 * MINUTE_MS, targetMs: 30 * MINUTE_MS, toMs: 45 * MINUTE_MS } as const;
