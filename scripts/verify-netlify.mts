@@ -5,7 +5,6 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { localDateOf } from '../src/wait-times/local-time.ts';
 import { findPark } from '../src/wait-times/parks.ts';
-import { SLOW_MACHINE_LIMITS } from '../tests/support/slow-machine.ts';
 import { freePort } from './fake-http-server.mts';
 import { syntheticSchedule } from './fake-park-hours.mts';
 import { startFakeQueueTimes } from './fake-queue-times.mts';
@@ -71,9 +70,7 @@ try {
   serve = spawn(CLI, ['serve', '--offline', '--internal-disable-edge-functions', '--port', String(port)], {
     cwd: copy,
     detached: true,
-    // The tests' time limits: the CLI runs the functions on this machine, often loaded by other tests.
     env: cliEnvironment({
-      ...SLOW_MACHINE_LIMITS,
       URL: site,
       LOCATION_TOKEN: token,
       WAIT_TIMES_UPSTREAM_URL: upstream.url,

@@ -8,8 +8,8 @@
  * (tests/request/platform/store.test.ts, rate-limit.test.ts).
  *
  * Given to in-process tests (vitest.config.ts), the sites and jobs they start (served-site.ts and
- * the job tests), the browser tier's site (playwright.config.ts) and the Netlify CLI's
- * (scripts/verify-netlify.mts).
+ * the job tests) and the browser tier's site (playwright.config.ts). `npm run verify:netlify` runs
+ * alone, after the tests, with the product's own limits.
  */
 export const SLOW_MACHINE_LIMITS = {
   BLOBS_DEADLINE_MS: '20000',

@@ -6,7 +6,7 @@ import { minuteOfDay } from '../local-time.ts';
  * The kinds of park day that keep a forecaster profile of their own. A day the park closes by
  * 19:00 (a ticketed party's or Halloween Horror Nights' evening after a day closing at 18:00, a
  * short winter day) has another shape than its usual day: the crowd builds less and leaves hours
- * earlier, and waits learned on long days overshoot it. Measured: docs/wait-times.md, "Kinds of day".
+ * earlier, and waits learned on long days overshoot it. Measured: docs/research/forecasting-model.md, "Kinds of day".
  */
 export type DayKind = 'usual' | 'early-closing';
 

@@ -134,7 +134,7 @@ export async function recordSample(
     profile = boundProfile({ ...profile, learnedThrough: newest }, sample.at);
   }
   // The answer stands without these: a lost sample costs a later trend its partner, a lost profile
-  // is learned again, expired samples go with the next refresh.
+  // is learned again, expired samples go with the next poll.
   const housekeeping = () =>
     Promise.all([
       written,

@@ -7,7 +7,7 @@ import { CLOSING_STEPS, type RideProfile, type WaitProfile } from './wait-profil
  * Each ride's own end of the day against the park's: some close before the park does (a safari at
  * dusk, a ride left out of extra evening hours). Learned once a day from the first sample at or
  * after the park's published closing: how long before it each ride was last seen open. The outlook
- * then leaves out the half hours by which a ride has often closed (docs/wait-times.md, "Forecasting").
+ * then leaves out the half hours by which a ride has often closed (docs/research/forecasting-model.md).
  */
 
 /** Weight of each day in a ride's early-closing shares (about the last ten days count). */

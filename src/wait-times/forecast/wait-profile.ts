@@ -15,7 +15,7 @@ import {
  * The forecaster's memory, learned from history samples 30 minutes apart: per ride and half hour
  * of the local day, the running median of the wait's 30-minute change (the score is the absolute
  * error), apart for waits below, near or above the usual level (a wait low for the hour tends to
- * rise), stepped in units of the slot's spread. Each choice measured: docs/wait-times.md, "Forecasting".
+ * rise), stepped in units of the slot's spread. Each choice measured: docs/research/forecasting.md.
  */
 
 /** Below this many observations in its band a slot says nothing and the forecast is persistence. */
