@@ -165,7 +165,10 @@ test('with the upstream down and nothing to fall back on, the element explains a
   page,
 }, testInfo) => {
   await steerUpstream({ mode: 'error-500' });
-  const answered = page.waitForResponse((response) => response.url().includes('park=delta-gardens-tampa'));
+  // The live waits (the day beside them reads only what was recorded: an empty day, 200).
+  const answered = page.waitForResponse((response) =>
+    response.url().includes('/api/wait-times?park=delta-gardens-tampa'),
+  );
   await page.goto('/parks/delta-gardens-tampa/');
   expect((await answered).status()).toBe(502);
   await expect(widget(page)).toHaveAttribute('state', 'error');
