@@ -57,7 +57,8 @@ async function answerFromUpstream(park: Park): Promise<WaitTimes> {
 
 /**
  * The park's answer to GET /api/wait-times as stored for this period, and how long it may be
- * cached (`fallback`: the upstream failed and this is older data). With `later` (the platform's `waitUntil`) storing a visitor's refresh finishes after the answer.
+ * cached (`fallback`: the upstream failed and this is older data). With `later` (the platform's
+ * `waitUntil`) storing a visitor's refresh finishes after the answer.
  */
 export async function getWaitTimes(
   park: Park,
