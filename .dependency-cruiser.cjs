@@ -8,21 +8,29 @@
  * (which every one may import); the endpoints (src/pages/, netlify/functions/) sit on all of them.
  * Inside wait-times the house has floors, read from the bottom: its base files (parks, schemas,
  * local time, the queue-times client, the stored answer), hours/, forecast/ (the learned profile
- * and its history), then day/ and live/ (what GET requests read), and recorder/ on top, the one
- * writer (docs/architecture.md).
+ * and its history), day/, accuracy/ (served forecasts graded), live/ (what GET /api/wait-times
+ * reads), and recorder/ on top, the one writer (docs/architecture.md).
  */
 const ALLOWED = {
   'wait-times/hours': ['wait-times'],
   'wait-times/forecast': ['wait-times', 'wait-times/hours'],
   'wait-times/day': ['wait-times', 'wait-times/hours', 'wait-times/forecast'],
-  'wait-times/live': ['wait-times', 'wait-times/hours', 'wait-times/forecast'],
-  'wait-times/recorder': ['wait-times', 'wait-times/hours', 'wait-times/forecast', 'wait-times/day', 'wait-times/live'],
+  'wait-times/accuracy': ['wait-times', 'wait-times/hours', 'wait-times/forecast', 'wait-times/day'],
+  'wait-times/live': ['wait-times', 'wait-times/hours', 'wait-times/forecast', 'wait-times/accuracy'],
+  'wait-times/recorder': [
+    'wait-times',
+    'wait-times/hours',
+    'wait-times/forecast',
+    'wait-times/day',
+    'wait-times/accuracy',
+    'wait-times/live',
+  ],
   'wait-times': [],
   location: [],
   contact: [],
   'photo-feed': ['jobs'],
-  jobs: ['wait-times/recorder'],
-  mcp: ['location', 'wait-times', 'wait-times/hours', 'wait-times/day', 'wait-times/live'],
+  jobs: ['wait-times/recorder', 'wait-times/accuracy'],
+  mcp: ['location', 'wait-times', 'wait-times/hours', 'wait-times/day', 'wait-times/accuracy', 'wait-times/live'],
   // Types only (the rule widget-takes-only-types below).
   widget: ['wait-times', 'wait-times/day', 'wait-times/hours'],
   discovery: [
@@ -33,6 +41,7 @@ const ALLOWED = {
     'wait-times',
     'wait-times/hours',
     'wait-times/day',
+    'wait-times/accuracy',
     'wait-times/live',
   ],
 };
