@@ -71,6 +71,8 @@ async function visitEverything(slug: string, query: string) {
     `/api/parks?v=${query}`,
     `/parks/${slug}?v=${query}`,
     '/parks/',
+    '/api/recorder-status',
+    '/.well-known/api-catalog',
   ];
   for (const response of await Promise.all(paths.map((url) => fetch(`${site.url}${url}`)))) {
     expect(response.status, response.url).toBe(200);
