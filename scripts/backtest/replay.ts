@@ -1,4 +1,5 @@
 import { HOUR_MS, MINUTE_MS } from '../../src/platform/time-units.ts';
+import { forecastErrors } from '../../src/wait-times/accuracy/grading.ts';
 import {
   type Blend,
   chainedWait,
@@ -187,11 +188,13 @@ export class ParkReplay {
         continue;
       }
       const ours = toStep(expectedWait(context, { id: ride.id, wait }, to));
+      // The errors as the service grades what it served (accuracy/grading.ts); the truth here is the backtest's own.
+      const errors = forecastErrors({ forecast: ours, wait, usual }, outcome);
       const sums = {
         n: 1,
-        ours: Math.abs(ours - outcome),
-        persistence: Math.abs(wait - outcome),
-        usual: Math.abs((usual ?? wait) - outcome),
+        ours: errors.absError,
+        persistence: errors.absErrorPersistence,
+        usual: errors.absErrorUsual,
         usualUnknown: Number(usual === null),
       };
       this.tally.add(split, ride.name, [`${segment} ${horizon}`, `all ${horizon}`], sums);

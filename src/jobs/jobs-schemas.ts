@@ -2,7 +2,13 @@ import * as z from '../platform/zod-mini.ts';
 import { RecorderParksSchema } from '../wait-times/recorder/recorder-schemas.ts';
 
 /** The scheduled jobs that record their runs. */
-const JobNameSchema = z.enum(['daily-publish', 'network-share', 'photo-token-refresh', 'record-waits']);
+const JobNameSchema = z.enum([
+  'daily-publish',
+  'grade-forecasts',
+  'network-share',
+  'photo-token-refresh',
+  'record-waits',
+]);
 
 const isoTime = (description: string) => z.iso.datetime({ offset: true }).check(z.describe(description));
 const count = () => z.int().check(z.minimum(0));

@@ -1,3 +1,5 @@
+import { servedPollOf } from '../accuracy/served-forecasts.ts';
+import { archiveServed } from '../accuracy/served-store.ts';
 import { recordDay } from '../day/day-store.ts';
 import { blobsHistory, type HistoryContext, recordSample, sampleOf } from '../forecast/park-history.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
@@ -10,9 +12,10 @@ import type { WaitTimes } from '../wait-times-schemas.ts';
 /**
  * Everything the service keeps from one fetch of a park, written here and nowhere else: the history
  * sample and the profile of the day's kind (given today's `hours`, which also teach each ride's
- * closing), the day record, and the park's answer to GET /api/wait-times with the trend and forecast
- * of this moment. The answer is written even when learning failed (then with persistence); the
- * failure is thrown after it, so the recorder's status shows it.
+ * closing), the day record, the park's answer to GET /api/wait-times with the trend and forecast
+ * of this moment, and what was served then, archived to be graded (accuracy/served-store.ts). The
+ * answer is written even when learning or archiving failed (then with persistence); the failure is
+ * thrown after it, so the recorder's status shows it.
  */
 export async function writeParkRecords(
   park: Park,
@@ -32,7 +35,11 @@ export async function writeParkRecords(
   ]);
   const learned = context ?? { earlier: null, profile: null };
   const answer = waitTimesBody(snapshot, learned.earlier, { profile: learned.profile, timeZone: park.timezone });
-  await writeAnswer(park.slug, answer);
+  const poll = servedPollOf(snapshot, answer, { profile: learned.profile, hours, timeZone: park.timezone });
+  await Promise.all([
+    writeAnswer(park.slug, answer),
+    archiveServed(park, poll).catch(failed('could not archive what was served')),
+  ]);
   if (failures.length > 0) throw new Error(failures.join('; '));
   return { answer, context: learned };
 }

@@ -16,7 +16,7 @@ import { type SmtpSink, startSmtpSink } from '../../support/smtp-sink.ts';
  * same code as POST /api/contact while the SMTP server refuses them.
  */
 const MAIL = { CONTACT_TO: 'owner@example.net', CONTACT_FROM: 'contact-form@site.example' };
-const SCHEDULED = ['contact-retry', 'daily-publish', 'network-share', 'photo-token-refresh'];
+const SCHEDULED = ['contact-retry', 'daily-publish', 'grade-forecasts', 'network-share', 'photo-token-refresh'];
 const HOUR = 3_600_000;
 
 let sink: SmtpSink;

@@ -276,9 +276,14 @@ describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () =>
       ['location', 'POST /api/location', { method: 'POST', headers: json, body: '{}' }],
       ['contact', 'POST /api/contact', { method: 'POST', headers: json, body: '{}' }],
       ['contact', 'OPTIONS /api/contact', { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'POST' } }],
-      ...['contact-retry', 'daily-publish', 'network-share', 'photo-token-refresh', 'record-waits'].map(
-        (name): [string, string, RequestInit] => [name, `POST /.netlify/functions/${name}`, scheduled],
-      ),
+      ...[
+        'contact-retry',
+        'daily-publish',
+        'grade-forecasts',
+        'network-share',
+        'photo-token-refresh',
+        'record-waits',
+      ].map((name): [string, string, RequestInit] => [name, `POST /.netlify/functions/${name}`, scheduled]),
       ['ssr', 'GET /api/wait-times?park=nowhere', {}],
       ['ssr', 'GET /nowhere', {}],
     ];

@@ -36,7 +36,7 @@ const snapshotAt = (at: number, step = 0): ParkSnapshot => ({
   rides: RIDES.map((ride, index) => ({ ...ride, wait: ride.open ? 5 * ((index + step) % 12) : 0 })),
 });
 
-/** What the recorder writes after a fetch (recorder/park-records.ts): the sample, the profile, the day, the answer. */
+/** What the recorder writes after a fetch (recorder/park-records.ts): the sample, the profile, the day, the answer, the archive of what was served. */
 const refresh = (snapshot: ParkSnapshot, slug: string, hours: DayHours | null = null) =>
   writeParkRecords({ ...PARIS, slug }, snapshot, hours);
 
@@ -86,7 +86,7 @@ describe('the day record of a park', () => {
     console.info(`day record of ${Object.keys(day?.rides ?? {}).length} rides, 40 samples: ${bytes} bytes`);
   });
 
-  it('keeps a whole recorder write (history sample, profile, day, answer) within a bounded number of Blobs operations', async () => {
+  it('keeps a whole recorder write (history sample, profile, day, answer, archive) within a bounded number of Blobs operations', async () => {
     const slug = 'refresh-park';
     const counts: number[] = [];
     const profileReads: string[][] = [];
@@ -106,7 +106,8 @@ describe('the day record of a park', () => {
     console.info(
       `Blobs operations per refresh: first ${counts[0]}, after 3 hours ${Math.min(...steady)}–${Math.max(...steady)}`,
     );
-    expect(Math.max(...counts)).toBeLessThanOrEqual(12);
+    // 12 before the scorecard's archive of what was served (a read and a write per refresh).
+    expect(Math.max(...counts)).toBeLessThanOrEqual(14);
   });
 
   it('repairs a sample lost to a second instance writing the day at the same moment', async () => {

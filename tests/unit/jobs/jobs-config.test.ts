@@ -55,13 +55,14 @@ describe('the configuration of the jobs and the photo feed', () => {
 });
 
 describe('the scheduled functions', () => {
-  it('include the four jobs, each with a schedule the local runtime (croner) and Netlify both read', async () => {
+  it('include the five jobs, each with a schedule the local runtime (croner) and Netlify both read', async () => {
     const functions = await loadFunctions(path.join(ROOT, 'netlify/functions'));
     const schedules = Object.fromEntries(
       functions.flatMap((fn) => ('schedule' in fn.config && fn.config.schedule ? [[fn.name, fn.config.schedule]] : [])),
     );
     expect(schedules).toMatchObject({
       'daily-publish': '@daily',
+      'grade-forecasts': '@hourly',
       'network-share': '@hourly',
       'photo-token-refresh': '30 3 * * *',
       'record-waits': '*/5 * * * *',
