@@ -107,7 +107,7 @@ export function rowOf(minutes: GradedHorizon, days: readonly HorizonSums[]): Acc
   };
   if (n === 0) return { ...row, note: 'Nothing graded in this window yet.' };
   if (n < MIN_GRADED)
-    return { ...row, note: `Only ${n} graded forecasts: too few for a skill (at least ${MIN_GRADED}).` };
+    return { ...row, note: `Only ${n} graded: too few forecasts for a skill (at least ${MIN_GRADED}).` };
   const skill = skillOf(sums);
   if (skill === null) return { ...row, note: 'Both references were exact: no skill can be computed.' };
   if (days.length < 2) return { ...row, skill: round3(skill), note: 'One graded day: no interval yet.' };
