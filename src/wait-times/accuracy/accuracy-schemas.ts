@@ -200,7 +200,13 @@ export const AccuracyWindowSchema = z
 
 export const AccuracySchema = z
   .strictObject({
-    generatedAt: z.unixMs().check(z.describe('Unix ms when this answer was computed from the grades.')),
+    generatedAt: z
+      .nullable(z.unixMs())
+      .check(
+        z.describe(
+          'Unix ms when the newest grades behind this answer were computed (a grading run); null while nothing is graded.',
+        ),
+      ),
     truth: z.string().check(z.describe('What a forecast was graded against, in words.')),
     samplingMinutes: z
       .int()

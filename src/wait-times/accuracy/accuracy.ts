@@ -35,16 +35,26 @@ export type GradesByPark = ReadonlyMap<string, readonly ParkDayGrades[]>;
 
 /**
  * The scorecard for the parks of `gradesByPark` (each listed, graded or not): each window is the
- * newest graded date (`newest`, else the newest in `gradesByPark`) and the dates before it. Pure.
+ * newest graded date (`newest`, else the newest in `gradesByPark`) and the dates before it. Pure,
+ * and a function of the grades alone (no clock), so the same grades give the same bytes and ETag.
  */
-export function accuracyBody(gradesByPark: GradesByPark, now: number, newest?: string | null): Accuracy {
+export function accuracyBody(gradesByPark: GradesByPark, newest?: string | null): Accuracy {
   const to = newest ?? newestDateOf(gradesByPark);
+  const windows = WINDOW_DAYS.map((days) => windowOf(gradesByPark, days, to));
+  const from = windows.at(-1)?.from ?? null;
+  let generatedAt: number | null = null;
+  for (const grades of gradesByPark.values()) {
+    for (const day of grades) {
+      if (from !== null && day.date >= from && (generatedAt === null || day.gradedAt > generatedAt))
+        generatedAt = day.gradedAt;
+    }
+  }
   return {
-    generatedAt: now,
+    generatedAt,
     truth: TRUTH,
     samplingMinutes: SAMPLING_MINUTES,
     source: 'queue-times.com',
-    windows: WINDOW_DAYS.map((days) => windowOf(gradesByPark, days, to)),
+    windows,
   };
 }
 
@@ -223,11 +233,11 @@ export async function getAccuracy(park: Park | null): Promise<{ body: Accuracy; 
   const maxAgeSeconds = Math.max(1, Math.ceil((until - now) / 1000));
   try {
     const { gradesByPark, newest } = await readGrades(parks);
-    return { body: accuracyBody(gradesByPark, now, newest), maxAgeSeconds };
+    return { body: accuracyBody(gradesByPark, newest), maxAgeSeconds };
   } catch (error) {
     console.warn(`Blobs unavailable for the scorecard: ${(error as Error).message}`);
     const empty = new Map(parks.map((entry) => [entry.slug, []]));
-    return { body: accuracyBody(empty, now), maxAgeSeconds: DEGRADED_MAX_AGE_SECONDS };
+    return { body: accuracyBody(empty), maxAgeSeconds: DEGRADED_MAX_AGE_SECONDS };
   }
 }
 
