@@ -8,6 +8,7 @@ import '../photo-feed/photo-feed-schemas.ts';
 import '../location/location-schemas.ts';
 import '../wait-times/wait-times-schemas.ts';
 import '../wait-times/hours/park-hours-schemas.ts';
+import '../wait-times/accuracy/accuracy-schemas.ts';
 import { contactPaths } from '../contact/contact-openapi.ts';
 import { jobPaths } from '../jobs/jobs-openapi.ts';
 import { locationPaths } from '../location/location-openapi.ts';
@@ -20,6 +21,9 @@ import {
   SECURITY_SCHEMES,
   TAGS,
 } from '../platform/openapi-vocabulary.ts';
+import { accuracyExample } from '../wait-times/accuracy/accuracy-example.ts';
+import { accuracyPaths } from '../wait-times/accuracy/accuracy-openapi.ts';
+import type { Accuracy } from '../wait-times/accuracy/accuracy-schemas.ts';
 import { waitHistoryExample } from '../wait-times/day/history-example.ts';
 import { waitHistoryPaths } from '../wait-times/day/history-openapi.ts';
 import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
@@ -27,10 +31,11 @@ import { parkHoursPaths } from '../wait-times/hours/park-hours-openapi.ts';
 import { waitTimesPaths } from '../wait-times/live/live-waits-openapi.ts';
 
 /** Every area's paths; each area of the API adds its paths file here. */
-const pathsOf = (historyExample?: WaitHistory): Record<string, JsonObject> => ({
+const pathsOf = (examples?: { history: WaitHistory; accuracy: Accuracy }): Record<string, JsonObject> => ({
   ...waitTimesPaths,
-  ...waitHistoryPaths(historyExample),
+  ...waitHistoryPaths(examples?.history),
   ...parkHoursPaths,
+  ...accuracyPaths(examples?.accuracy),
   ...locationPaths,
   ...contactPaths,
   ...jobPaths,
@@ -41,11 +46,11 @@ const pathsOf = (historyExample?: WaitHistory): Record<string, JsonObject> => ({
 let historyExample: Promise<WaitHistory> | undefined;
 
 /** The description's title and version. */
-const INFO = { title: 'site-api', version: '1.3.1' } as const;
+const INFO = { title: 'site-api', version: '1.4.0' } as const;
 
 /**
  * What the API catalog needs of the description (title, version, paths), for a live request: without
- * the schemas and the history example, which block the process for most of a second.
+ * the schemas and the examples, which block the process for most of a second.
  */
 export const openApiOutline = () => ({ info: INFO, paths: pathsOf() as OpenApiDocument['paths'] });
 
@@ -63,7 +68,7 @@ export async function buildOpenApiDocument(siteUrl: string): Promise<OpenApiDocu
     delete schema.$id;
   }
   historyExample ??= waitHistoryExample();
-  const paths = withCatalogLink(pathsOf(await historyExample));
+  const paths = withCatalogLink(pathsOf({ history: await historyExample, accuracy: accuracyExample() }));
   // The shared headers the paths refer to (the vocabulary holds more).
   const referenced = JSON.stringify(paths);
   const headers = Object.entries(HEADERS).filter(([name]) => referenced.includes(`"#/components/headers/${name}"`));

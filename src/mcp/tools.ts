@@ -3,6 +3,8 @@ import { readPublicLocation } from '../location/location.ts';
 import { LocationSchema } from '../location/location-schemas.ts';
 import type { AfterAnswer } from '../platform/http.ts';
 import * as z from '../platform/zod-mini.ts';
+import { getAccuracy } from '../wait-times/accuracy/accuracy.ts';
+import { type AccuracyRow, AccuracySchema } from '../wait-times/accuracy/accuracy-schemas.ts';
 import { getWaitHistory } from '../wait-times/day/history.ts';
 import { BestTimeSchema, WaitHistorySchema } from '../wait-times/day/history-schemas.ts';
 import { type ParkHours, ParkListSchema } from '../wait-times/hours/park-hours-schemas.ts';
@@ -78,6 +80,28 @@ function hoursPhrase(hours: ParkHours | null, timeZone: string, now: number): st
   return `${span} park time (${open ? 'open now' : 'closed now'})`;
 }
 
+/** A skill in words: "12 % closer than" or "8 % further off than" the better reference. */
+const skillPhrase = (skill: number) =>
+  `${Math.round(Math.abs(skill) * 100)} % ${skill >= 0 ? 'closer than' : 'further off than'} the better of no change and the usual day`;
+
+/** One row of the scorecard in a line. */
+function accuracyLine(row: AccuracyRow): string {
+  const graded = `${row.n.toLocaleString('en-US')} graded`;
+  if (row.skill === null) return `${row.minutes} min: ${row.note ?? 'no skill'} (${graded})`;
+  const interval =
+    row.skillLow === null || row.skillHigh === null
+      ? ''
+      : `, 95 % interval ${Math.round(row.skillLow * 100)} to ${Math.round(row.skillHigh * 100)} %`;
+  return `${row.minutes} min: ${skillPhrase(row.skill)} (MAE ${row.mae} min${interval}; ${graded})`;
+}
+
+/** The park's 28-day skill at 30 minutes, for `when_to_ride`; null when unknown or too few graded. */
+async function skillAt30(park: (typeof PARKS)[number]): Promise<number | null> {
+  const { body } = await getAccuracy(park);
+  const window = body.windows.find((entry) => entry.days === 28);
+  return window?.parks[0]?.horizons.find((row) => row.minutes === 30)?.skill ?? null;
+}
+
 const BEST_TIME =
   'The half hour still ahead today with the lowest expected wait (as `bestTime` in GET /api/wait-times/history), never at or after the closing time; null when the ride is closed now, too little is learned, or the park closes first.';
 const WhenToRideSchema = {
@@ -89,9 +113,20 @@ const WhenToRideSchema = {
   closesAt: z
     .nullable(WaitTimesSchema.shape.updatedAt)
     .check(z.describe("Unix ms of the park's public closing today (its published hours); null when unknown.")),
+  forecastSkill: z
+    .nullable(z.number().check(z.maximum(1)))
+    .check(
+      z.describe(
+        "The park's 30-minute forecasts over the last 28 graded days: 1 − their mean error ÷ that of the better of no change and the usual day (as `skill` in GET /api/accuracy); above 0 they were closer. Null when fewer than 30 were graded or nothing is known.",
+      ),
+    ),
   note: z
     .string()
-    .check(z.describe('What the answer rests on, in words, with the best time and the closing time in park time.')),
+    .check(
+      z.describe(
+        'What the answer rests on, in words, with the best time and the closing time in park time, and how good the forecasts here have been.',
+      ),
+    ),
   source: WaitTimesSchema.shape.source,
   credit,
   hoursCredit,
@@ -155,13 +190,21 @@ export function toolDefinitions(later?: AfterAnswer) {
       outputSchema: WhenToRideSchema,
       run: async ({ park: parkQuery, ride: rideQuery }: { park: string; ride: string }): Promise<CallToolResult> => {
         const park = findPark(parkQuery);
-        const [{ body: day }, { body }] = await Promise.all([getWaitHistory(park), getWaitTimes(park, { later })]);
+        const [{ body: day }, { body }, forecastSkill] = await Promise.all([
+          getWaitHistory(park),
+          getWaitTimes(park, { later }),
+          skillAt30(park),
+        ]);
         const ride = find(`ride at ${park.name}`, rideQuery, body.rides, (ride) => [ride.name]);
         const outlookBest = day.rides.find((entry) => entry.name === ride.name)?.bestTime ?? null;
         // Advice never points past closing.
         const closesAt = day.hours?.closesAt ?? null;
         const bestTime = outlookBest && closesAt !== null && outlookBest.at >= closesAt ? null : outlookBest;
-        const note = `${bestTimeNote(ride, bestTime, park.timezone)} ${closingNote(day.hours, park.timezone)}`;
+        const skill =
+          forecastSkill === null
+            ? 'Too few forecasts graded here yet to say how good they are.'
+            : `Over the last 28 days the 30-minute forecasts here were ${skillPhrase(forecastSkill)}.`;
+        const note = `${bestTimeNote(ride, bestTime, park.timezone)} ${closingNote(day.hours, park.timezone)} ${skill}`;
         const text = `${rideLine(ride)} (${park.name}, ${clock(body.updatedAt, park.timezone)} park time). ${note}\n${CREDIT}\n${HOURS_CREDIT}`;
         const structured = {
           park: park.slug,
@@ -170,9 +213,33 @@ export function toolDefinitions(later?: AfterAnswer) {
           ride,
           bestTime,
           closesAt,
+          forecastSkill,
         };
         const credits = { credit: CREDIT, hoursCredit: HOURS_CREDIT };
         return answer({ ...structured, note, source: body.source, ...credits }, text);
+      },
+    },
+    forecast_accuracy: {
+      description:
+        'How good the forecasts served here have been: every one graded once its park-day ended, per horizon (30, 60, 120 minutes) over the last 7 and 28 graded days, against the better of "no change" and the usual day, with a 95 % interval (as GET /api/accuracy). One park, or every park without `park`.',
+      inputSchema: { park: z.optional(parkInput.park) },
+      outputSchema: { ...AccuracySchema.shape, credit },
+      run: async ({ park: query }: { park?: string }): Promise<CallToolResult> => {
+        const park = query === undefined ? null : findPark(query);
+        const { body } = await getAccuracy(park);
+        const window = body.windows.find((entry) => entry.days === 28);
+        const what = park ? park.name : 'All parks pooled';
+        const range = window?.to ? `${window.from} to ${window.to}` : 'nothing graded yet';
+        const lines = [`${what}, last 28 graded days (${range}):`, ...(window?.pooled ?? []).map(accuracyLine)];
+        if (!park && window) {
+          lines.push('At 30 minutes, by park:');
+          for (const entry of window.parks) {
+            const row = entry.horizons.find((horizon) => horizon.minutes === 30);
+            if (row) lines.push(`${entry.park}: ${accuracyLine(row)}`);
+          }
+        }
+        lines.push(`Truth: ${body.truth}.`, CREDIT);
+        return answer({ ...body, credit: CREDIT }, lines.join('\n'));
       },
     },
     get_location: {

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => client?.close());
 
 describe('POST /mcp, its own Netlify function', () => {
-  it('lists the five tools and answers get_wait_times with the credit', async () => {
+  it('lists the six tools and answers get_wait_times with the credit', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOL_NAMES);
     const result = await client.callTool({ name: 'get_wait_times', arguments: { park: 'Epcot' } });

@@ -43,6 +43,7 @@ describe('the public GET endpoints', () => {
     '/api/wait-times?park=epcot',
     '/api/wait-times/history?park=epcot',
     '/api/parks',
+    '/api/accuracy',
     '/api/publish-status',
     '/api/recorder-status',
     '/api/professional-network-status',

@@ -1,5 +1,7 @@
 import * as z from '../../platform/zod-mini.ts';
 import { minutes } from '../park-snapshot-schemas.ts';
+import { PARK_SLUGS } from '../parks.ts';
+import { SourceSchema } from '../wait-times-schemas.ts';
 
 // What the recorder served, kept to be graded once the park's day is over, and the grades: the
 // records of the scorecard (docs/accuracy.md).
@@ -96,3 +98,129 @@ export const ParkDayGradesSchema = z.object({
   bestTime: BestTimeSumsSchema,
 });
 export type ParkDayGrades = z.output<typeof ParkDayGradesSchema>;
+
+// GET /api/accuracy: the scorecard published from the grades (docs/contract.md).
+
+/** Whose forecast a row grades: the model's, or "no change" where the model is set aside (issue 44, point 4). */
+export const ForecastBasisSchema = z.enum(['model', 'persistence']).check(
+  z.meta({
+    id: 'ForecastBasis',
+    description:
+      'What the service served at this horizon in the window: `model` (its own forecast) or `persistence` (the wait now, served where the model was measured worse than no change).',
+  }),
+);
+
+const meanMinutes = (description: string) => z.nullable(z.number()).check(z.describe(description));
+const share = (description: string) =>
+  z.nullable(z.number().check(z.minimum(0), z.maximum(1))).check(z.describe(description));
+const skillValue = (description: string) => z.nullable(z.number().check(z.maximum(1))).check(z.describe(description));
+
+export const AccuracyRowSchema = z
+  .strictObject({
+    minutes: z.literal(GRADED_HORIZONS).check(z.describe('How far ahead the graded forecasts looked, in minutes.')),
+    n: z
+      .int()
+      .check(z.minimum(0), z.describe('How many forecasts were graded (one per open ride per 5-minute sample).')),
+    mae: meanMinutes('Mean absolute error of the served forecasts, in minutes (one decimal); null when `n` is 0.'),
+    bias: meanMinutes(
+      'Mean of forecast minus actual, in minutes (one decimal): above 0, the forecasts ran high; null when `n` is 0.',
+    ),
+    maePersistence: meanMinutes(
+      'Mean absolute error of "no change" (the wait posted at issue) over the same cases, in minutes; null when `n` is 0.',
+    ),
+    maeUsual: meanMinutes(
+      "Mean absolute error of the usual day (the ride's usual wait at the target half hour) over the same cases, in minutes; null when `n` is 0.",
+    ),
+    within5: share('Share of forecasts within 5 minutes of the actual wait (three decimals); null when `n` is 0.'),
+    within10: share('Share of forecasts within 10 minutes of the actual wait (three decimals); null when `n` is 0.'),
+    skill: skillValue(
+      '1 − mae ÷ min(maePersistence, maeUsual), three decimals: above 0, the forecasts were closer than the better of "no change" and the usual day; 0.12 means 12 % closer. Null when `n` is under 30 or both references were exact.',
+    ),
+    skillLow: skillValue(
+      "Lower end of a 95 % interval of `skill`: a bootstrap over the window's park-days (1,000 resamples, fixed seed, so the same grades give the same interval). Null with `skill`, or with a single graded day.",
+    ),
+    skillHigh: skillValue('Upper end of the same 95 % interval.'),
+    basis: ForecastBasisSchema,
+    note: z.optional(z.string()).check(z.describe('Why `skill` (or its interval) is null, in words.')),
+  })
+  .check(
+    z.meta({
+      id: 'AccuracyRow',
+      description:
+        'The forecasts served at one horizon over a window, graded against the posted wait that followed (sums over park-days, so a window is their sum).',
+    }),
+  );
+export type AccuracyRow = z.output<typeof AccuracyRowSchema>;
+
+export const BestTimeAccuracySchema = z
+  .strictObject({
+    n: z.int().check(z.minimum(0), z.describe('How many best times served were graded.')),
+    belowRestOfDay: z
+      .nullable(z.number().check(z.maximum(1)))
+      .check(
+        z.describe(
+          "How far the wait at the recommended half hour fell below the mean of the rest of that day's waits, as a share (three decimals): 0.25 means a quarter lower; below 0, the advice was worse than an average moment. Null when `n` is 0.",
+        ),
+      ),
+    regretMinutes: meanMinutes(
+      "Mean minutes by which the wait at the recommended half hour exceeded the day's lowest wait after the advice (one decimal); null when `n` is 0.",
+    ),
+  })
+  .check(z.meta({ id: 'BestTimeAccuracy', description: 'The best times served ("when to ride"), graded.' }));
+
+export const ParkAccuracySchema = z
+  .strictObject({
+    park: z.enum(PARK_SLUGS).check(z.describe('The park slug.')),
+    days: z
+      .int()
+      .check(z.minimum(0), z.describe("How many of the window's days were graded at this park (0: none yet).")),
+    horizons: z.array(AccuracyRowSchema).check(z.describe('One row per horizon: 30, 60 and 120 minutes.')),
+    bestTime: BestTimeAccuracySchema,
+  })
+  .check(z.meta({ id: 'ParkAccuracy', description: "One park's graded forecasts over a window." }));
+
+const windowDate = (description: string) =>
+  z.nullable(localDate).check(z.describe(`${description} (YYYY-MM-DD, park-local); null while nothing is graded.`));
+
+export const AccuracyWindowSchema = z
+  .strictObject({
+    days: z.literal([7, 28]).check(z.describe('The window: the last 7 or 28 graded dates.')),
+    from: windowDate('The first date of the window'),
+    to: windowDate('The newest date graded at any park'),
+    parks: z
+      .array(ParkAccuracySchema)
+      .check(z.describe('Every park asked for, graded or not, in the order of GET /api/parks.')),
+    pooled: z
+      .array(AccuracyRowSchema)
+      .check(
+        z.describe('The same rows over the parks of `parks` together: sums of their park-days, never across horizons.'),
+      ),
+  })
+  .check(z.meta({ id: 'AccuracyWindow', description: 'The graded park-days of one window, per park and pooled.' }));
+
+export const AccuracySchema = z
+  .strictObject({
+    generatedAt: z
+      .nullable(z.unixMs())
+      .check(
+        z.describe(
+          'Unix ms when the newest grades behind this answer were computed (a grading run); null while nothing is graded.',
+        ),
+      ),
+    truth: z.string().check(z.describe('What a forecast was graded against, in words.')),
+    samplingMinutes: z
+      .int()
+      .check(z.minimum(1), z.describe('Minutes between the recorded samples the truth is taken from.')),
+    source: SourceSchema,
+    windows: z.array(AccuracyWindowSchema).check(z.describe('The last 7 and the last 28 graded days.')),
+  })
+  .check(
+    z.meta({
+      id: 'Accuracy',
+      description:
+        'How good the forecasts served here were: every forecast of posted waits graded once its park-day ended, per park and horizon, against "no change" and the usual day.',
+    }),
+  );
+export type Accuracy = z.output<typeof AccuracySchema>;
+export type ParkAccuracy = z.output<typeof ParkAccuracySchema>;
+export type AccuracyWindow = z.output<typeof AccuracyWindowSchema>;

@@ -46,7 +46,7 @@ const post = (body: string, headers: Record<string, string> = {}) =>
   });
 
 describe('POST /mcp with the SDK client', () => {
-  it('negotiates the newest protocol without a session and lists the five read-only tools with schemas', async () => {
+  it('negotiates the newest protocol without a session and lists the six read-only tools with schemas', async () => {
     expect(client.getServerVersion()?.name).toBe('site-api');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOL_NAMES);
@@ -132,11 +132,27 @@ describe('POST /mcp with the SDK client', () => {
       ride,
       bestTime: null,
       closesAt: hours.closesAt,
+      forecastSkill: null,
       credit: CREDIT,
       hoursCredit: HOURS_CREDIT,
     });
     expect(text(result)).toContain('too little is learned about its usual day yet');
+    expect(text(result)).toContain('Too few forecasts graded here yet to say how good they are.');
     expect(text(result)).toContain('The park closes at 21:00 park time.');
+  });
+
+  it('forecast_accuracy answers the scorecard as GET /api/accuracy does, for every park or one', async () => {
+    const all = await call('forecast_accuracy');
+    expect(all.isError).toBeFalsy();
+    const body = await (await fetch(`${site.url}/api/accuracy`)).json();
+    expect(all.structuredContent).toEqual({ ...body, credit: CREDIT });
+    expect(text(all)).toMatch(/^All parks pooled, last 28 graded days \(nothing graded yet\):\n30 min: Nothing graded/);
+    expect(text(all)).toContain(CREDIT);
+    const one = await call('forecast_accuracy', { park: 'Epcott' });
+    expect((one.structuredContent as { windows: { parks: { park: string }[] }[] }).windows[1]?.parks).toEqual([
+      expect.objectContaining({ park: 'epcot', days: 0 }),
+    ]);
+    expect(text(one)).toMatch(/^EPCOT, last 28 graded days/);
   });
 
   it('get_location answers the public pin as GET /api/location does', async () => {
@@ -211,7 +227,7 @@ describe('MCP discovery', () => {
     );
     const reference = await (await fetch(`${site.url}/docs/api/`)).text();
     expect(reference).toContain('id="mcp"');
-    for (const tool of ['list_parks', 'get_wait_times', 'get_park_day', 'when_to_ride', 'get_location']) {
+    for (const tool of MCP_TOOL_NAMES) {
       expect(reference).toContain(`<code>${tool}</code>`);
     }
     const skill = await (await fetch(`${site.url}/.well-known/agent-skills/park-wait-times/SKILL.md`)).text();

@@ -251,6 +251,51 @@ const CASES: Case[] = [
     status: 405,
   },
 
+  // GET /api/accuracy (the site's store holds no grades: every park listed, nothing graded)
+  {
+    name: 'answers the scorecard of every park',
+    operationId: 'getAccuracy',
+    method: 'GET',
+    url: '/api/accuracy',
+    status: 200,
+  },
+  {
+    name: 'answers the scorecard of one park',
+    operationId: 'getAccuracy',
+    method: 'GET',
+    url: '/api/accuracy?park=epcot',
+    status: 200,
+  },
+  {
+    name: 'answers 304 to a matching If-None-Match for the scorecard',
+    operationId: 'getAccuracy',
+    method: 'GET',
+    url: '/api/accuracy?park=alphaland',
+    conditional: true,
+    status: 304,
+  },
+  {
+    name: 'refuses an empty park for the scorecard',
+    operationId: 'getAccuracy',
+    method: 'GET',
+    url: '/api/accuracy?park=',
+    status: 400,
+  },
+  {
+    name: 'does not know the scorecard of a park that is not in the table',
+    operationId: 'getAccuracy',
+    method: 'GET',
+    url: '/api/accuracy?park=atlantis',
+    status: 404,
+  },
+  {
+    name: 'refuses POST on the scorecard',
+    operationId: 'getAccuracy',
+    method: 'POST',
+    url: '/api/accuracy',
+    status: 405,
+  },
+
   // GET /api/location
   {
     name: 'answers the stale marker with no pin',

@@ -69,6 +69,7 @@ async function visitEverything(slug: string, query: string) {
     `/api/wait-times?park=${slug}&v=${query}`,
     `/api/wait-times/history?park=${slug}&v=${query}`,
     `/api/parks?v=${query}`,
+    `/api/accuracy?park=${slug}&v=${query}`,
     `/parks/${slug}?v=${query}`,
     '/parks/',
     '/api/recorder-status',
@@ -83,6 +84,7 @@ async function visitEverything(slug: string, query: string) {
     ['get_wait_times', { park: slug }],
     ['get_park_day', { park: slug }],
     ['when_to_ride', { park: slug, ride: 'a' }],
+    ['forecast_accuracy', { park: slug }],
   ] as const;
   for (const [name, args] of calls) await client.callTool({ name, arguments: args });
 }
