@@ -3,6 +3,7 @@ import { type FakeQueueTimes, recordedPayload, startFakeQueueTimes } from '../..
 import { runGradeForecastsJob } from '../../../src/jobs/grade-forecasts-job.ts';
 import { runRecordWaitsJob } from '../../../src/jobs/record-waits-job.ts';
 import { listKeys, readRecord } from '../../../src/platform/store.ts';
+import { getAccuracy } from '../../../src/wait-times/accuracy/accuracy.ts';
 import { ParkDayGradesSchema, type ServedDayRecord } from '../../../src/wait-times/accuracy/accuracy-schemas.ts';
 import { gradesKeyOf } from '../../../src/wait-times/accuracy/grade-days.ts';
 import { gradeDay } from '../../../src/wait-times/accuracy/grading.ts';
@@ -125,6 +126,13 @@ describe('the scorecard of a park-day', () => {
     expect((graded?.absError ?? 0) / n).toBeCloseTo(absError / n, 6);
     expect((graded?.absErrorPersistence ?? 0) / n).toBeCloseTo(absErrorPersistence / n, 6);
     expect(grades?.horizons[120].n).toBeGreaterThan(0);
+
+    // GET /api/accuracy's body, from the job's own grades: the same day, n and MAE (one decimal).
+    const { body } = await getAccuracy(PARIS);
+    const row = body.windows[0]?.parks[0]?.horizons.find((horizon) => horizon.minutes === 30);
+    expect(body.windows[0]).toMatchObject({ days: 7, from: expect.any(String), to: DATE });
+    expect(row).toMatchObject({ n, mae: Math.round((absError / n) * 10) / 10 });
+    expect(row?.maePersistence).toBe(Math.round((absErrorPersistence / n) * 10) / 10);
 
     // A second run grades nothing again.
     at(local(`${DATE}T23:59:00`) + 70 * MINUTE);
