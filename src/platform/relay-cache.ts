@@ -23,6 +23,9 @@ export const RELAY_BACKOFF_MS = 30_000;
 /** Cache lifetimes: a fallback short, so that recovery shows quickly; an answer during a refresh until it lands. */
 const FALLBACK_CACHE_MS = 30_000;
 const REFRESHING_CACHE_MS = 5_000;
+/** How often, and how many times, stored data is looked for while another instance fetches it: 10 s. */
+const CLAIMED_LOOK_EVERY_MS = 250;
+const CLAIMED_LOOKS = 40;
 /** The route cache (Netlify's CDN) answers aged-out data at once this long while it refreshes. */
 export const RELAY_STALE_WHILE_REVALIDATE_SECONDS = 600;
 
@@ -113,6 +116,19 @@ export function relayCache<S, T>(options: {
     return entry;
   };
 
+  /**
+   * With nothing to answer while another instance holds the period's claim, its data is looked for
+   * until it lands (the claimer stores it within the upstream's 8 s budget), rather than a 502.
+   */
+  const storedOnceLanded = async (subject: S): Promise<Entry<T> | undefined> => {
+    for (let look = 0; look < CLAIMED_LOOKS; look++) {
+      await new Promise((resolve) => setTimeout(resolve, CLAIMED_LOOK_EVERY_MS));
+      const stored = await readStored(subject);
+      if (stored) return stored;
+    }
+    return undefined;
+  };
+
   const refresh = async (subject: S, state: State, later?: AfterAnswer): Promise<Entry<T>> => {
     // Another instance or the recorder may have fetched moments ago: its stored data saves an upstream call.
     const stored = await readStored(subject);
@@ -131,7 +147,8 @@ export function relayCache<S, T>(options: {
       return true;
     });
     if (!claimed) {
-      if (newest) return keepBriefly(state, newest);
+      const landed = newest ?? (await storedOnceLanded(subject));
+      if (landed) return keepBriefly(state, landed);
       throw new UpstreamError('another instance is asking the upstream for this period');
     }
     return fetchAndStore(subject, state, later);

@@ -331,6 +331,16 @@ describe('the relay cache with a recorder (claims per period)', () => {
     expect(h.calls.fetch).toBe(1);
   });
 
+  it('waits for the data of the instance holding the claim rather than answer 502 with nothing to show', async () => {
+    const h = claimsHarness();
+    h.claims.add(`k/${Math.floor(START / RELAY_FRESH_FOR_MS) * RELAY_FRESH_FOR_MS}`);
+    const answer = h.relay.get('k');
+    // The claimer stores its fetch a moment later.
+    setTimeout(() => h.stored.set('k', { fetchedAt: START, value: 'theirs' }), 600);
+    expect(await answer).toMatchObject({ value: 'theirs', fromUpstream: false });
+    expect(h.calls.fetch).toBe(0);
+  });
+
   it('asks the upstream when a claim cannot be made (Blobs down): the answer matters more', async () => {
     const h = claimsHarness(async () => {
       throw new Error('Blobs down');
