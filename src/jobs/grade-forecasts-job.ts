@@ -2,10 +2,11 @@ import { type GradingReport, gradeFinishedDays } from '../wait-times/accuracy/gr
 import { runJob } from './job-runs.ts';
 import type { StoredRun } from './jobs-schemas.ts';
 
-/** The run's sentence: counts, then each park-day that failed with its reason. */
-export function gradingMessage({ graded, alreadyGraded, notFinished, failed }: GradingReport): string {
+/** The run's sentence: counts, each park-day that failed with its reason, then any park whose forecast basis switched. */
+export function gradingMessage({ graded, alreadyGraded, notFinished, failed, switched }: GradingReport): string {
   const failures = failed.length ? `: ${failed.map((f) => `${f.day} (${f.error})`).join('; ')}` : '';
-  return `graded ${graded.length}${graded.length ? ` (${graded.join(', ')})` : ''}, already graded ${alreadyGraded}, not finished ${notFinished}, failed ${failed.length}${failures} of the archived park-days`;
+  const bases = switched.length ? `; the 30-minute forecast switched: ${switched.join(', ')}` : '';
+  return `graded ${graded.length}${graded.length ? ` (${graded.join(', ')})` : ''}, already graded ${alreadyGraded}, not finished ${notFinished}, failed ${failed.length}${failures} of the archived park-days${bases}`;
 }
 
 /**

@@ -21,7 +21,7 @@ export const RideSchema = z
       .nullable(z.int().check(z.minimum(0), z.maximum(MAX_WAIT_MINUTES), z.multipleOf(5)))
       .check(
         z.describe(
-          "Projected wait about 30 minutes after `updatedAt`, in minutes (a multiple of 5 from 0 to 480): the current wait adjusted by how this ride's wait has usually changed at this time of day on days of today's kind (the park closing by 19:00 or later, from its published hours), or the current wait itself until that is learned; null when the ride is closed.",
+          "Projected wait about 30 minutes after `updatedAt`, in minutes (a multiple of 5 from 0 to 480): the current wait adjusted by how this ride's wait has usually changed at this time of day on days of today's kind (the park closing by 19:00 or later, from its published hours), or the current wait itself until that is learned, or where this park's graded forecasts of the last 28 days did worse than no change (GET /api/accuracy, `basis`); null when the ride is closed.",
         ),
       ),
   })

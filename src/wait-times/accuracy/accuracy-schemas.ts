@@ -101,14 +101,37 @@ export type ParkDayGrades = z.output<typeof ParkDayGradesSchema>;
 
 // GET /api/accuracy: the scorecard published from the grades (docs/contract.md).
 
-/** Whose forecast a row grades: the model's, or "no change" where the model is set aside (issue 44, point 4). */
+/** What the service serves at a horizon now: its model, or "no change" where the model is measured worse (issue 44, point 4). */
 export const ForecastBasisSchema = z.enum(['model', 'persistence']).check(
   z.meta({
     id: 'ForecastBasis',
     description:
-      'What the service served at this horizon in the window: `model` (its own forecast) or `persistence` (the wait now, served where the model was measured worse than no change).',
+      "What the service serves at this horizon now: `model` (its own forecast) or `persistence` (the wait now, served at 30 minutes where the model's last 28 graded days gave `skillHigh` below 0 with at least 300 graded, until its `skillLow` rises above 0). The row's figures always grade the model's own forecast. Always `model` at 60 and 120 minutes and in `pooled`.",
   }),
 );
+
+export type ForecastBasis = z.output<typeof ForecastBasisSchema>;
+
+/**
+ * Stored (`basis/<slug>`, written by the grading job, read by the recorder and a visitor's refresh):
+ * what the park's 30-minute `forecast` serves, decided from the scorecard's 28-day row with
+ * hysteresis (forecast-basis.ts), and the row it was decided on.
+ */
+export const BasisRecordSchema = z.object({
+  version: z.literal(1),
+  park: z.string(),
+  horizon30: z.enum(['model', 'persistence']),
+  /** When `horizon30` last changed (or was first decided). */
+  since: z.unixMs(),
+  /** The grading run that wrote this record. */
+  decidedAt: z.unixMs(),
+  /** The newest graded date of the 28-day window decided on; null while nothing is graded. */
+  through: z.nullable(localDate),
+  n: z.int().check(z.minimum(0)),
+  skillLow: z.nullable(z.number()),
+  skillHigh: z.nullable(z.number()),
+});
+export type BasisRecord = z.output<typeof BasisRecordSchema>;
 
 const meanMinutes = (description: string) => z.nullable(z.number()).check(z.describe(description));
 const share = (description: string) =>

@@ -6,6 +6,7 @@ import {
   type Accuracy,
   type AccuracyRow,
   type AccuracyWindow,
+  type ForecastBasis,
   GRADED_HORIZONS,
   type GradedHorizon,
   type HorizonSums,
@@ -13,6 +14,7 @@ import {
   type ParkDayGrades,
   ParkDayGradesSchema,
 } from './accuracy-schemas.ts';
+import { servedBasisOf } from './forecast-basis.ts';
 
 // The scorecard: the grades of finished park-days (`grades/<slug>/<date>`, written by the grading
 // job) summed over the last 7 and 28 graded dates, per park and horizon, with a bootstrap interval.
@@ -32,15 +34,22 @@ export const SAMPLING_MINUTES = 5;
 
 /** Graded park-days by park slug, in the order the answer lists the parks. */
 export type GradesByPark = ReadonlyMap<string, readonly ParkDayGrades[]>;
+/** What each park's 30-minute `forecast` serves now (forecast-basis.ts); a park not in it, the model. */
+export type BasisByPark = ReadonlyMap<string, ForecastBasis>;
 
 /**
  * The scorecard for the parks of `gradesByPark` (each listed, graded or not): each window is the
- * newest graded date (`newest`, else the newest in `gradesByPark`) and the dates before it. Pure,
- * and a function of the grades alone (no clock), so the same grades give the same bytes and ETag.
+ * newest graded date (`newest`, else the newest in `gradesByPark`) and the dates before it; each
+ * park's 30-minute rows say its `basis`. Pure, and a function of the grades and bases alone (no
+ * clock), so the same records give the same bytes and ETag.
  */
-export function accuracyBody(gradesByPark: GradesByPark, newest?: string | null): Accuracy {
+export function accuracyBody(
+  gradesByPark: GradesByPark,
+  newest?: string | null,
+  basisByPark: BasisByPark = new Map(),
+): Accuracy {
   const to = newest ?? newestDateOf(gradesByPark);
-  const windows = WINDOW_DAYS.map((days) => windowOf(gradesByPark, days, to));
+  const windows = WINDOW_DAYS.map((days) => windowOf(gradesByPark, days, to, basisByPark));
   const from = windows.at(-1)?.from ?? null;
   let generatedAt: number | null = null;
   for (const grades of gradesByPark.values()) {
@@ -58,29 +67,42 @@ export function accuracyBody(gradesByPark: GradesByPark, newest?: string | null)
   };
 }
 
-function windowOf(gradesByPark: GradesByPark, days: (typeof WINDOW_DAYS)[number], to: string | null): AccuracyWindow {
+function windowOf(
+  gradesByPark: GradesByPark,
+  days: (typeof WINDOW_DAYS)[number],
+  to: string | null,
+  basisByPark: BasisByPark,
+): AccuracyWindow {
   const from = to === null ? null : shiftDate(to, -(days - 1));
-  const inWindow = (grades: ParkDayGrades) => from !== null && to !== null && from <= grades.date && grades.date <= to;
   const parks: ParkAccuracy[] = [];
   const all: ParkDayGrades[] = [];
   for (const [park, grades] of gradesByPark) {
-    const kept = grades.filter(inWindow).sort((a, b) => (a.date < b.date ? -1 : 1));
+    const kept = inWindowOf(grades, to, days);
     all.push(...kept);
     parks.push({
       park,
       days: kept.length,
-      horizons: rowsOf(kept),
+      horizons: rowsOf(kept, basisByPark.get(park) ?? 'model'),
       bestTime: bestTimeOf(kept),
     });
   }
   return { days, from, to, parks, pooled: rowsOf(all) };
 }
 
-const rowsOf = (parkDays: readonly ParkDayGrades[]) =>
+/** A park's graded days in the window of `days` dates ending at `to`, oldest first. */
+export function inWindowOf(grades: readonly ParkDayGrades[], to: string | null, days: number): ParkDayGrades[] {
+  if (to === null) return [];
+  const from = shiftDate(to, -(days - 1));
+  return grades.filter((day) => from <= day.date && day.date <= to).sort((a, b) => (a.date < b.date ? -1 : 1));
+}
+
+/** The rows by horizon; `basis30`: what the 30-minute `forecast` serves (60 and 120: the model's outlook, always). */
+const rowsOf = (parkDays: readonly ParkDayGrades[], basis30: ForecastBasis = 'model') =>
   GRADED_HORIZONS.map((minutes) =>
     rowOf(
       minutes,
       parkDays.map((day) => day.horizons[minutes]),
+      minutes === 30 ? basis30 : 'model',
     ),
   );
 
@@ -97,7 +119,11 @@ const skillOf = ({ absError, absErrorPersistence, absErrorUsual }: HorizonSums) 
 };
 
 /** One horizon over a window's park-days. */
-export function rowOf(minutes: GradedHorizon, days: readonly HorizonSums[]): AccuracyRow {
+export function rowOf(
+  minutes: GradedHorizon,
+  days: readonly HorizonSums[],
+  basis: ForecastBasis = 'model',
+): AccuracyRow {
   const sums = sumOf(days);
   const { n } = sums;
   const mean = (total: number, round: (value: number) => number) => (n === 0 ? null : round(total / n));
@@ -113,7 +139,7 @@ export function rowOf(minutes: GradedHorizon, days: readonly HorizonSums[]): Acc
     skill: null,
     skillLow: null,
     skillHigh: null,
-    basis: 'model',
+    basis,
   };
   if (n === 0) return { ...row, note: 'Nothing graded in this window yet.' };
   if (n < MIN_GRADED)
@@ -232,8 +258,12 @@ export async function getAccuracy(park: Park | null): Promise<{ body: Accuracy; 
   const until = Math.floor((now - GRADING_RUN_MS) / HOUR_MS) * HOUR_MS + HOUR_MS + GRADING_RUN_MS;
   const maxAgeSeconds = Math.max(1, Math.ceil((until - now) / 1000));
   try {
-    const { gradesByPark, newest } = await readGrades(parks);
-    return { body: accuracyBody(gradesByPark, newest), maxAgeSeconds };
+    const [{ gradesByPark, newest }, bases] = await Promise.all([
+      readGrades(parks),
+      Promise.all(parks.map((entry) => servedBasisOf(entry.slug))),
+    ]);
+    const basisByPark = new Map(parks.map((entry, index) => [entry.slug, bases[index] ?? 'model']));
+    return { body: accuracyBody(gradesByPark, newest, basisByPark), maxAgeSeconds };
   } catch (error) {
     console.warn(`Blobs unavailable for the scorecard: ${(error as Error).message}`);
     const empty = new Map(parks.map((entry) => [entry.slug, []]));
@@ -242,7 +272,9 @@ export async function getAccuracy(park: Park | null): Promise<{ body: Accuracy; 
 }
 
 /** One listing of every park's grades, then the records of the longest window, for `parks` only. */
-async function readGrades(parks: readonly Park[]): Promise<{ gradesByPark: GradesByPark; newest: string | null }> {
+export async function readGrades(
+  parks: readonly Park[],
+): Promise<{ gradesByPark: GradesByPark; newest: string | null }> {
   const keys = (await listKeys('wait-times', PREFIX)).flatMap((key) => {
     const match = GRADES_KEY.exec(key);
     return match && findPark(match[1] as string) ? [{ key, slug: match[1] as string, date: match[2] as string }] : [];

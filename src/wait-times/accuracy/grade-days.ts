@@ -3,13 +3,15 @@ import { readDay } from '../day/day-store.ts';
 import { dayBoundsOf } from '../local-time.ts';
 import { findPark } from '../parks.ts';
 import { type ParkDayGrades, ParkDayGradesSchema } from './accuracy-schemas.ts';
+import { updateForecastBases } from './basis-update.ts';
 import { gradeDay } from './grading.ts';
 import { archivedDays, readServedDay, servedByRide } from './served-store.ts';
 
 /**
  * The grading job's work (jobs/grade-forecasts-job.ts): each archived park-day that has ended in
  * the park's time zone is graded once, into `grades/<slug>/<YYYY-MM-DD>` of the `wait-times` store,
- * written only if new, so that of two runs at once one writes and the other counts it as graded.
+ * written only if new, so that of two runs at once one writes and the other counts it as graded;
+ * then, when a day was graded, each park's forecast basis is decided again (basis-update.ts).
  */
 
 export const GRADES_PREFIX = 'grades/';
@@ -24,13 +26,15 @@ export interface GradingReport {
   notFinished: number;
   /** Park-days that could not be graded, with the reason (the day record is gone, Blobs failed). */
   failed: { day: string; error: string }[];
+  /** Parks whose 30-minute `forecast` changed basis this run (`<slug> to persistence|model`; basis-update.ts). */
+  switched: string[];
 }
 
 /** Grades every finished, ungraded archived park-day (three reads and a write-once write each). */
 export async function gradeFinishedDays(now: number): Promise<GradingReport> {
   const [archived, gradedKeys] = await Promise.all([archivedDays(), listKeys('wait-times', GRADES_PREFIX)]);
   const graded = new Set(gradedKeys);
-  const report: GradingReport = { graded: [], alreadyGraded: 0, notFinished: 0, failed: [] };
+  const report: GradingReport = { graded: [], alreadyGraded: 0, notFinished: 0, failed: [], switched: [] };
   for (const { slug, date } of archived) {
     const park = findPark(slug);
     if (!park) continue;
@@ -44,6 +48,14 @@ export async function gradeFinishedDays(now: number): Promise<GradingReport> {
       } catch (error) {
         report.failed.push({ day, error: (error as Error).message });
       }
+    }
+  }
+  // The 28-day rows change only when a day is graded: the basis is decided again then.
+  if (report.graded.length > 0) {
+    try {
+      report.switched = await updateForecastBases(now);
+    } catch (error) {
+      report.failed.push({ day: 'forecast basis', error: (error as Error).message });
     }
   }
   return report;

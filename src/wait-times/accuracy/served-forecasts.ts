@@ -24,7 +24,8 @@ export type ServedPoll = { at: number; rides: Map<string, { name: string; served
 
 /**
  * What the service served at one poll, for every ride open in the snapshot: the wait now, the
- * answer's 30-minute `forecast` as written, the outlook at 60 and 120 minutes and the best time as
+ * model's 30-minute `forecast` as the model's `answer` has it (what is served unless the park's
+ * basis is persistence: then the model's forecast is kept to be graded), the outlook at 60 and 120 minutes and the best time as
  * GET /api/wait-times/history computes them (day/history.ts; the backtest's horizons,
  * scripts/backtest/replay.ts), and the usual wait at each target half hour. Pure.
  */

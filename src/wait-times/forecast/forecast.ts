@@ -34,6 +34,14 @@ export function forecastOf(
   return toStep(expectedWait({ ...context, parkRatio: 1 }, { id: String(ride.id), wait: ride.wait }, to));
 }
 
+/**
+ * Persistence as the 30-minute `forecast` serves it: the wait now in 5-minute steps (what
+ * `forecastOf` gives before anything is learned), `null` when closed.
+ */
+export function persistenceOf(ride: { wait: number; open: boolean }): number | null {
+  return ride.open ? toStep(ride.wait) : null;
+}
+
 /** Trend (against `earlier`, the sample about 30 minutes before) and forecast of one ride as GET /api/wait-times answers them. */
 export function trendAndForecastOf(
   context: ParkMoment & { earlier: HistorySample | null },

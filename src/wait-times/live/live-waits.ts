@@ -1,8 +1,10 @@
 import type { AfterAnswer } from '../../platform/http.ts';
 import { RELAY_FRESH_FOR_MS, relayCache } from '../../platform/relay-cache.ts';
 import { MINUTE_MS } from '../../platform/time-units.ts';
+import type { ForecastBasis } from '../accuracy/accuracy-schemas.ts';
+import { resetBasisMemory, servedBasisOf } from '../accuracy/forecast-basis.ts';
 import { dayKindOf } from '../forecast/day-kind.ts';
-import { trendAndForecastOf } from '../forecast/forecast.ts';
+import { persistenceOf, trendAndForecastOf } from '../forecast/forecast.ts';
 import { blobsHistory, type HistoryContext, readContext } from '../forecast/park-history.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { isInRecordingWindow, parkHoursToday } from '../hours/park-hours.ts';
@@ -41,9 +43,9 @@ const relay = relayCache<Park, WaitTimes>({
   mayAsk: async (park) => isInRecordingWindow(await parkHoursToday(park), Date.now()) !== false,
 });
 
-/** A visitor's refresh: one upstream request, trend and forecast from what is stored, nothing learned. */
+/** A visitor's refresh: one upstream request, trend and forecast from what is stored (the basis too), nothing learned. */
 async function answerFromUpstream(park: Park): Promise<WaitTimes> {
-  const [snapshot, hours] = await Promise.all([fetchSnapshot(park), parkHoursToday(park)]);
+  const [snapshot, hours, basis] = await Promise.all([fetchSnapshot(park), parkHoursToday(park), basisOf(park)]);
   const kind = dayKindOf(hours, park.timezone);
   // Blobs failing costs trend and forecast (`flat`, persistence), never the answer.
   const { earlier, profile } = await readContext(blobsHistory(park.slug), snapshot.fetchedAt, kind).catch(
@@ -52,7 +54,18 @@ async function answerFromUpstream(park: Park): Promise<WaitTimes> {
       return { earlier: null, profile: null };
     },
   );
-  return waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone });
+  return waitTimesBody(snapshot, earlier, { profile, timeZone: park.timezone, basis });
+}
+
+/**
+ * What the park's 30-minute `forecast` serves (accuracy/forecast-basis.ts, read once an hour):
+ * the model when Blobs fails, as without a record.
+ */
+export function basisOf(park: Park): Promise<ForecastBasis> {
+  return servedBasisOf(park.slug).catch((error: Error) => {
+    console.warn(`Wait times (${park.slug}): could not read the forecast basis: ${error.message}`);
+    return 'model' as const;
+  });
 }
 
 /**
@@ -71,21 +84,32 @@ export async function getWaitTimes(
 /** Forgets everything kept in memory (tests start each case cold). */
 export function resetWaitTimesMemory(): void {
   relay.reset();
+  resetBasisMemory();
 }
 
 /**
  * The body for a snapshot, the sample about 30 minutes before it and, when known, the park's
- * profile and time zone (without them the forecast is persistence). Pure: fallback data included,
- * every field describes the data as of `updatedAt`.
+ * profile and time zone (without them the forecast is persistence) and its `basis` (`persistence`:
+ * the forecast is the wait now, docs/accuracy.md#never-worse-than-no-change). Pure: fallback data
+ * included, every field describes the data as of `updatedAt`.
  */
 export function waitTimesBody(
   snapshot: ParkSnapshot,
   earlier: HistorySample | null,
-  { profile, timeZone }: { profile: WaitProfile | null; timeZone: string } = { profile: null, timeZone: 'UTC' },
+  { profile, timeZone, basis = 'model' }: { profile: WaitProfile | null; timeZone: string; basis?: ForecastBasis } = {
+    profile: null,
+    timeZone: 'UTC',
+  },
 ): WaitTimes {
   const context = { profile, timeZone, at: snapshot.fetchedAt, earlier };
   const rides = snapshot.rides
     .map(({ id, ...ride }) => ({ ...ride, ...trendAndForecastOf(context, { id, ...ride }) }))
     .sort(byName);
-  return { updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides };
+  return servedAs({ updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides }, basis);
+}
+
+/** The model's answer as served on `basis`: on `persistence` every `forecast` is the wait now (5-minute steps). */
+export function servedAs(answer: WaitTimes, basis: ForecastBasis): WaitTimes {
+  if (basis === 'model') return answer;
+  return { ...answer, rides: answer.rides.map((ride) => ({ ...ride, forecast: persistenceOf(ride) })) };
 }

@@ -3,7 +3,7 @@ import { archiveServed } from '../accuracy/served-store.ts';
 import { recordDay } from '../day/day-store.ts';
 import { blobsHistory, type HistoryContext, recordSample, sampleOf } from '../forecast/park-history.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
-import { waitTimesBody } from '../live/live-waits.ts';
+import { basisOf, servedAs, waitTimesBody } from '../live/live-waits.ts';
 import { writeAnswer } from '../park-answer.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
 import type { Park } from '../parks.ts';
@@ -13,9 +13,11 @@ import type { WaitTimes } from '../wait-times-schemas.ts';
  * Everything the service keeps from one fetch of a park, written here and nowhere else: the history
  * sample and the profile of the day's kind (given today's `hours`, which also teach each ride's
  * closing), the day record, the park's answer to GET /api/wait-times with the trend and forecast
- * of this moment, and what was served then, archived to be graded (accuracy/served-store.ts). The
- * answer is written even when learning or archiving failed (then with persistence); the failure is
- * thrown after it, so the recorder's status shows it.
+ * of this moment, and what was served then, archived to be graded (accuracy/served-store.ts). Where
+ * the park's basis (accuracy/forecast-basis.ts) is persistence, the answer's `forecast` is the wait
+ * now while the archive keeps the model's own, so the model goes on being graded and can come back.
+ * The answer is written even when learning or archiving failed (then with persistence); the failure
+ * is thrown after it, so the recorder's status shows it.
  */
 export async function writeParkRecords(
   park: Park,
@@ -27,15 +29,18 @@ export async function writeParkRecords(
     failures.push(`${what}: ${error.message}`);
     return null;
   };
-  const [context] = await Promise.all([
+  const [context, , basis] = await Promise.all([
     recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone, { hours }).catch(
       failed('could not record the history'),
     ),
     recordDay(park, snapshot).catch(failed('could not record the day')),
+    basisOf(park),
   ]);
   const learned = context ?? { earlier: null, profile: null };
-  const answer = waitTimesBody(snapshot, learned.earlier, { profile: learned.profile, timeZone: park.timezone });
-  const poll = servedPollOf(snapshot, answer, { profile: learned.profile, hours, timeZone: park.timezone });
+  const model = waitTimesBody(snapshot, learned.earlier, { profile: learned.profile, timeZone: park.timezone });
+  const answer = servedAs(model, basis);
+  // The archive keeps the model's forecast: it is graded whichever basis is served.
+  const poll = servedPollOf(snapshot, model, { profile: learned.profile, hours, timeZone: park.timezone });
   await Promise.all([
     writeAnswer(park.slug, answer),
     archiveServed(park, poll).catch(failed('could not archive what was served')),

@@ -182,6 +182,25 @@ describe('accuracyBody', () => {
     expect(body.windows[1]?.pooled[1]?.mae).toBe(Math.round((absError / n) * 10) / 10);
   });
 
+  it('says each park’s 30-minute basis (the model’s figures all the same); 60, 120 and pooled stay the model', () => {
+    const grades = new Map([
+      ['epcot', epcot],
+      ['alphaland', alphaland],
+    ]);
+    const withBasis = accuracyBody(grades, null, new Map([['epcot', 'persistence']]));
+    for (const window of withBasis.windows) {
+      const [epcotRows, alphalandRows] = window.parks.map((park) => park.horizons.map((row) => row.basis));
+      expect(epcotRows).toEqual(['persistence', 'model', 'model']);
+      expect(alphalandRows).toEqual(['model', 'model', 'model']);
+      expect(window.pooled.map((row) => row.basis)).toEqual(['model', 'model', 'model']);
+    }
+    const modelOnly = accuracyBody(grades);
+    expect(withBasis.windows[1]?.parks[0]?.horizons[0]).toEqual({
+      ...modelOnly.windows[1]?.parks[0]?.horizons[0],
+      basis: 'persistence',
+    });
+  });
+
   it('grades the best times: below the rest of the day and the regret', () => {
     const graded = [day('epcot', to, sums(0, 0, 0, 0), { n: 10, atBest: 150, restMean: 200, regret: 42 })];
     expect(accuracyBody(new Map([['epcot', graded]])).windows[0]?.parks[0]?.bestTime).toEqual({
