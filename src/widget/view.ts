@@ -168,7 +168,7 @@ export function accuracyView(rows: AccuracyRow[] | null): Node[] {
   const [W, H, MID] = [50, 56, 22];
   const top = Math.min(
     1,
-    Math.max(0.25, ...rows.flatMap((r) => [r.skill, r.skillLow, r.skillHigh].map((v) => Math.abs(v ?? 0)))),
+    Math.max(0.2, ...rows.flatMap((r) => [r.skill, r.skillLow, r.skillHigh].map((v) => Math.abs(v ?? 0)))),
   );
   const y = (v: number) => Math.round((MID - (Math.max(-1, Math.min(1, v)) / top) * 20) * 10) / 10;
   const columns = rows.map((row, i) => {
@@ -196,6 +196,7 @@ export function accuracyView(rows: AccuracyRow[] | null): Node[] {
       svg('path', { class: 'zero', d: `M0 ${MID}H${W * rows.length}` }),
       ...columns.flat(),
     ),
+    h('p', { class: 'axis', 'aria-hidden': 'true' }, 'bars: % closer than no change · whiskers: 95 % interval'),
   ];
 }
 
