@@ -185,7 +185,7 @@ export function accuracyView(rows: AccuracyRow[] | null): Node[] {
     ];
   });
   const label = `Forecast skill against no change by horizon, last ${WINDOW} days: ${rows.map(rowSpoken).join('; ')}.`;
-  const text = h('p', {}, accuracyText(rows.find((row) => row.minutes === 30)));
+  const text = h('p', { class: 'skill-line' }, accuracyText(rows.find((row) => row.minutes === 30)));
   // Nothing to draw before any horizon has a skill: the line says so alone.
   if (rows.every((row) => row.skill === null)) return [text];
   return [
@@ -196,7 +196,7 @@ export function accuracyView(rows: AccuracyRow[] | null): Node[] {
       svg('path', { class: 'zero', d: `M0 ${MID}H${W * rows.length}` }),
       ...columns.flat(),
     ),
-    h('p', { class: 'axis', 'aria-hidden': 'true' }, 'bars: % closer than no change · whiskers: 95 % interval'),
+    h('p', { class: 'skill-legend', 'aria-hidden': 'true' }, 'bars: % closer than no change · whiskers: 95 % interval'),
   ];
 }
 

@@ -30,7 +30,7 @@ async function picture(page: Page, testInfo: TestInfo, name: string): Promise<vo
 
 test('the park page says how close its forecasts came, with a chart by horizon read out in words', async ({ page }) => {
   await openPark(page, PARK_WITH_DAY);
-  await expect(accuracy(page).locator('p')).toHaveText(LINE);
+  await expect(accuracy(page).locator('.skill-line')).toHaveText(LINE);
   const chart = accuracy(page).getByRole('img');
   await expect(chart).toHaveAttribute('aria-label', /^Forecast skill against no change by horizon, last 28 days: /);
   const label = (await chart.getAttribute('aria-label')) ?? '';
@@ -45,6 +45,7 @@ test('the park page says how close its forecasts came, with a chart by horizon r
 test('a park with too few graded forecasts says so, without a chart', async ({ page }) => {
   await openPark(page, PARK_WITH_HISTORY);
   await expect(accuracy(page)).toHaveText('Forecasts here: too few graded yet (25)');
+  await expect(accuracy(page).locator('.skill-legend')).toHaveCount(0);
   await expect(accuracy(page).getByRole('img')).toHaveCount(0);
 });
 
@@ -59,7 +60,7 @@ test('the scorecard is asked once at the start, then at most hourly, beside the 
   });
   await page.clock.install({ time: Date.now() });
   await openPark(page, PARK_WITH_DAY);
-  await expect(accuracy(page).locator('p')).toHaveText(LINE);
+  await expect(accuracy(page).locator('.skill-line')).toHaveText(LINE);
   expect(asked).toHaveLength(1);
   await page.clock.fastForward('06:00');
   await expect.poll(() => waits.length).toBe(2);
@@ -106,7 +107,7 @@ test.describe('on a 390 px phone', () => {
       test.setTimeout(90_000); // two axe runs and two full-page screenshots on a shared 2-core machine
       await page.emulateMedia({ colorScheme });
       await openPark(page, PARK_WITH_DAY);
-      await expect(accuracy(page).locator('p')).toHaveText(LINE);
+      await expect(accuracy(page).locator('.skill-line')).toHaveText(LINE);
       expect(await axeViolations(page)).toEqual([]);
       const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(await overflow()).toBeLessThanOrEqual(0);
