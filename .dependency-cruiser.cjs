@@ -32,7 +32,7 @@ const ALLOWED = {
   jobs: ['wait-times/recorder', 'wait-times/accuracy'],
   mcp: ['location', 'wait-times', 'wait-times/hours', 'wait-times/day', 'wait-times/accuracy', 'wait-times/live'],
   // Types only (the rule widget-takes-only-types below).
-  widget: ['wait-times', 'wait-times/day', 'wait-times/hours'],
+  widget: ['wait-times', 'wait-times/day', 'wait-times/hours', 'wait-times/accuracy'],
   discovery: [
     'location',
     'contact',

@@ -1,11 +1,13 @@
 import { HOUR_MS, MINUTE_MS } from '../platform/time-units.ts';
+import type { Accuracy } from '../wait-times/accuracy/accuracy-schemas.ts';
 import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
 import type { Ride, WaitTimes } from '../wait-times/wait-times-schemas.ts';
+import { isAccuracy, rowsOf } from './accuracy-line.ts';
 import { dayView } from './chart-math.ts';
 import { hoursLine } from './park-hours-line.ts';
 import { isDay, isWaitTimes, type Outcome, Poller, type Problem, retryAfterMs } from './polling.ts';
 import CSS from './styles.css';
-import { ago, frame, hoursView, row, summary } from './view.ts';
+import { accuracyView, ago, frame, hoursView, row, summary } from './view.ts';
 
 const TAG = 'park-waits';
 /** Saved data older than this is not shown; the API itself never serves data older than 24 h. */
@@ -39,6 +41,9 @@ class ParkWaits extends HTMLElement {
   #data: WaitTimes | null = null;
   /** The park's day so far (GET /api/wait-times/history), or null. */
   #day: WaitHistory | null = null;
+  /** The park's scorecard (GET /api/accuracy), or null; asked at the start, then at most hourly. */
+  #accuracy: Accuracy | null = null;
+  #accuracyAskedAt = Number.NEGATIVE_INFINITY;
   #problem: Problem | null = null;
   /** The endpoint the data belongs to, and its storage key: kept by a move, not by a new park. */
   #endpointShown = '';
@@ -118,6 +123,9 @@ class ParkWaits extends HTMLElement {
       this.#data = this.#park && isWaitTimes(data) && Date.now() - data.updatedAt < KEEP_MS ? data : null;
       this.#day = this.#data && isDay(day) && day.dayEndsAt > Date.now() ? day : null;
       this.#poller.reset(this.#data?.updatedAt);
+      this.#accuracy = null;
+      this.#accuracyAskedAt = Number.NEGATIVE_INFINITY;
+      this.#askAccuracy();
     }
     this.#render();
     this.#tick();
@@ -131,7 +139,26 @@ class ParkWaits extends HTMLElement {
     if (!document.hidden) this.#ticker = setInterval(() => this.#renderClock(), 30_000);
   }
 
+  /**
+   * The scorecard changes when the grading job runs (hourly): asked once at the start, then with a
+   * refresh an hour or more after the last ask. Its failure costs the line only.
+   */
+  #askAccuracy(): void {
+    if (!this.#park || Date.now() - this.#accuracyAskedAt < HOUR_MS) return;
+    this.#accuracyAskedAt = Date.now();
+    const shown = this.#endpointShown;
+    fetch(this.#url('api/accuracy'))
+      .then((answer) => (answer.ok ? answer.json() : null))
+      .then((body: unknown) => {
+        if (!isAccuracy(body) || this.#endpointShown !== shown) return;
+        this.#accuracy = body;
+        this.#render();
+      })
+      .catch(() => {});
+  }
+
   async #request(signal: AbortSignal): Promise<Outcome> {
+    this.#askAccuracy();
     // The browser's HTTP cache revalidates with If-None-Match (the API sends an ETag and
     // max-age=0), so an unchanged answer costs a 304. The day is an extra, drawn when it arrives:
     // it never holds up the table or the next refresh, and its failure leaves the table as it is.
@@ -223,6 +250,10 @@ class ParkWaits extends HTMLElement {
     parts.rows.replaceChildren(...shown.map((ride) => row(ride, day)));
     parts.summary.hidden = !day || rides.length === 0;
     parts.summary.replaceChildren(...(day ? summary(day) : []));
+
+    const accuracy = accuracyView(rowsOf(this.#accuracy, this.#park));
+    parts.accuracy.hidden = accuracy.length === 0;
+    parts.accuracy.replaceChildren(...accuracy);
 
     const message = this.#message();
     if (parts.status.textContent !== message) parts.status.textContent = message;

@@ -1,5 +1,7 @@
 import { MINUTE_MS, MINUTES_PER_HOUR } from '../platform/time-units.ts';
+import type { AccuracyRow } from '../wait-times/accuracy/accuracy-schemas.ts';
 import type { Ride, Trend } from '../wait-times/wait-times-schemas.ts';
+import { accuracyText, rowSpoken, WINDOW } from './accuracy-line.ts';
 import { bestAhead, chartPaths, type DayView, known, parkSeries, type Series } from './chart-math.ts';
 import { clockIn, type HoursLine } from './park-hours-line.ts';
 
@@ -157,6 +159,47 @@ export function hoursView(line: HoursLine | null): Node[] {
   return [h('span', { 'aria-hidden': 'true' }, shown), hidden(line.spoken)];
 }
 
+/**
+ * The park's scorecard: the line, and the skill by horizon (30, 60, 120 min) as bars from zero with
+ * their 95 % interval as a whisker, an image named with the same figures. Nothing without rows.
+ */
+export function accuracyView(rows: AccuracyRow[] | null): Node[] {
+  if (!rows) return [];
+  const [W, H, MID] = [50, 56, 22];
+  const top = Math.min(
+    1,
+    Math.max(0.2, ...rows.flatMap((r) => [r.skill, r.skillLow, r.skillHigh].map((v) => Math.abs(v ?? 0)))),
+  );
+  const y = (v: number) => Math.round((MID - (Math.max(-1, Math.min(1, v)) / top) * 20) * 10) / 10;
+  const columns = rows.map((row, i) => {
+    const x = i * W + W / 2;
+    const { skill, skillLow: low, skillHigh: high } = row;
+    return [
+      skill === null
+        ? svg('text', { x: String(x), y: String(MID - 4) }, 'too few')
+        : svg('path', { class: 'bar', d: `M${x - 9} ${y(0)}H${x + 9}V${y(skill)}H${x - 9}Z` }),
+      low !== null &&
+        high !== null &&
+        svg('path', { class: 'whisker', d: `M${x} ${y(low)}V${y(high)}M${x - 4} ${y(low)}h8M${x - 4} ${y(high)}h8` }),
+      svg('text', { x: String(x), y: String(H - 1) }, `${row.minutes} min`),
+    ];
+  });
+  const label = `Forecast skill against no change by horizon, last ${WINDOW} days: ${rows.map(rowSpoken).join('; ')}.`;
+  const text = h('p', { class: 'skill-line' }, accuracyText(rows.find((row) => row.minutes === 30)));
+  // Nothing to draw before any horizon has a skill: the line says so alone.
+  if (rows.every((row) => row.skill === null)) return [text];
+  return [
+    text,
+    svg(
+      'svg',
+      { class: 'skill-chart', viewBox: `0 0 ${W * rows.length} ${H}`, role: 'img', 'aria-label': label },
+      svg('path', { class: 'zero', d: `M0 ${MID}H${W * rows.length}` }),
+      ...columns.flat(),
+    ),
+    h('p', { class: 'skill-legend', 'aria-hidden': 'true' }, 'bars: % closer than no change · whiskers: 95 % interval'),
+  ];
+}
+
 const SORT_NAMES = { name: 'Name', 'wait-desc': 'Longest wait', 'wait-asc': 'Shortest wait' };
 
 /** The element's fixed parts, filled in on every render. */
@@ -180,6 +223,7 @@ export function frame() {
   const table = h('table', { part: 'table' }, caption, h('thead', {}, h('tr', {}, headings)), rows);
   const [time, age, summary] = [h('time'), h('span', { part: 'age' }), h('div', { class: 'summary', part: 'summary' })];
   const hours = h('p', { class: 'hours', part: 'hours' });
+  const accuracy = h('div', { class: 'accuracy', part: 'accuracy' });
   // The provider's terms: "Powered by Queue-Times.com", linked, shown wherever its data is. The
   // hours' source is credited beside it whenever the hours line shows.
   const attribution = h('a', { href: 'https://queue-times.com/', part: 'attribution' }, 'Powered by Queue-Times.com');
@@ -187,6 +231,21 @@ export function frame() {
   const hoursCredit = h('span', { class: 'credit', part: 'hours-attribution' }, 'Park hours: ', hoursLink);
   const credits = h('span', { class: 'credits' }, attribution, hoursCredit);
   const footer = h('p', { class: 'footer', part: 'footer' }, age, credits);
-  const root = h('div', { class: 'frame', part: 'frame' }, hours, toolbar, status, summary, table, footer);
-  return { root, openOnly, sort, toolbar, status, caption, rows, table, time, age, summary, hours, hoursCredit };
+  const root = h('div', { class: 'frame', part: 'frame' }, hours, toolbar, status, summary, table, accuracy, footer);
+  return {
+    root,
+    accuracy,
+    openOnly,
+    sort,
+    toolbar,
+    status,
+    caption,
+    rows,
+    table,
+    time,
+    age,
+    summary,
+    hours,
+    hoursCredit,
+  };
 }

@@ -7,6 +7,8 @@ import { recordedPayload, startFakeQueueTimes } from '../../scripts/fake-queue-t
 import { seedParkHistory } from '../../scripts/seed-history.mts';
 import { startBlobsServer } from '../../server/blobs.mts';
 import { writeRecord } from '../../src/platform/store.ts';
+import { shiftDate } from '../../src/wait-times/accuracy/accuracy.ts';
+import { type HorizonSums, ParkDayGradesSchema } from '../../src/wait-times/accuracy/accuracy-schemas.ts';
 import { blobsHistory, recordSample, sampleOf } from '../../src/wait-times/forecast/park-history.ts';
 import { StoredScheduleSchema } from '../../src/wait-times/hours/park-hours-schemas.ts';
 import { scheduleRowsOf } from '../../src/wait-times/hours/themeparks-wiki.ts';
@@ -22,6 +24,12 @@ import {
   SITE_PORT,
   UPSTREAM_PORT,
 } from './browser-harness.ts';
+
+/** Per graded day, the forecasts graded at each horizon; the errors follow from `SEEDED_SKILL`. */
+type GradedCounts = Record<30 | 60 | 120, number>;
+/** Ten days: 30 minutes 12 % closer than no change, 60 minutes 5 % further, 120 minutes too few (20). */
+const GRADED_DAYS: GradedCounts[] = Array.from({ length: 10 }, () => ({ 30: 421, 60: 400, 120: 2 }));
+const SEEDED_SKILL = { 30: 0.12, 60: -0.05, 120: 0.3 } as const;
 
 /**
  * The site as browser tests see it: the built server (as `npm run serve` runs it) against the
@@ -90,6 +98,8 @@ async function seedHistory(dataDir: string, slug: string): Promise<void> {
   );
   await seedParkHistory(PARK_WITH_DAY, Date.now(), SEEDED_CROWD);
   await seedClosingBeforeMidnight(PARK_WITH_DAY);
+  await seedGrades(PARK_WITH_DAY, GRADED_DAYS);
+  await seedGrades(slug, [{ 30: 25, 60: 20, 120: 10 }]);
   await blobs.stop();
 }
 
@@ -105,4 +115,44 @@ async function seedClosingBeforeMidnight(slug: string): Promise<void> {
   const schedule = syntheticSchedule(park, localDateOf(Date.now(), park.timezone), 'extendedEvening');
   const rows = scheduleRowsOf(schedule, 'seeded schedule');
   await writeRecord('wait-times', `hours/${slug}`, StoredScheduleSchema, { fetchedAt: Date.now(), rows });
+}
+
+/**
+ * Writes SYNTHETIC grades (`grades/<slug>/<date>`, as the grading job would, ParkDayGradesSchema)
+ * for the days before today: made-up sums whose skill is SEEDED_SKILL, alternating a little from
+ * day to day so the bootstrap gives an interval. No forecast was served or graded to make them.
+ */
+async function seedGrades(slug: string, days: readonly GradedCounts[]): Promise<void> {
+  const park = findPark(slug);
+  if (!park) throw new Error(`unknown park ${slug}`);
+  const today = localDateOf(Date.now(), park.timezone);
+  const sums = (n: number, skill: number, index: number): HorizonSums => {
+    const persistence = n * 8;
+    const jitter = index % 2 ? 0.03 : -0.03;
+    const absError = persistence * (1 - skill + jitter);
+    return {
+      n,
+      absError,
+      error: absError / 4,
+      absErrorPersistence: persistence,
+      absErrorUsual: persistence * 1.5,
+      within5: Math.round(n * 0.4),
+      within10: Math.round(n * 0.7),
+    };
+  };
+  for (const [index, counts] of days.entries()) {
+    const date = shiftDate(today, -(index + 1));
+    await writeRecord('wait-times', `grades/${slug}/${date}`, ParkDayGradesSchema, {
+      version: 1,
+      park: slug,
+      date,
+      gradedAt: Date.now(),
+      horizons: {
+        30: sums(counts[30], SEEDED_SKILL[30], index),
+        60: sums(counts[60], SEEDED_SKILL[60], index),
+        120: sums(counts[120], SEEDED_SKILL[120], index),
+      },
+      bestTime: { n: 0, atBest: 0, restMean: 0, regret: 0 },
+    });
+  }
 }
