@@ -9,7 +9,7 @@ import '../location/location-schemas.ts';
 import '../wait-times/wait-times-schemas.ts';
 import '../wait-times/hours/park-hours-schemas.ts';
 import '../wait-times/accuracy/accuracy-schemas.ts';
-import '../wait-times/day/park-days-schemas.ts';
+import '../wait-times/accuracy/park-days-schemas.ts';
 import { contactPaths } from '../contact/contact-openapi.ts';
 import { jobPaths } from '../jobs/jobs-openapi.ts';
 import { locationPaths } from '../location/location-openapi.ts';
@@ -25,11 +25,11 @@ import {
 import { accuracyExample } from '../wait-times/accuracy/accuracy-example.ts';
 import { accuracyPaths } from '../wait-times/accuracy/accuracy-openapi.ts';
 import type { Accuracy } from '../wait-times/accuracy/accuracy-schemas.ts';
+import { parkDayExample, parkDaysPaths } from '../wait-times/accuracy/park-days-openapi.ts';
+import type { ParkDay } from '../wait-times/accuracy/park-days-schemas.ts';
 import { waitHistoryExample } from '../wait-times/day/history-example.ts';
 import { waitHistoryPaths } from '../wait-times/day/history-openapi.ts';
 import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
-import { parkDayExample, parkDaysPaths } from '../wait-times/day/park-days-openapi.ts';
-import type { ParkDay } from '../wait-times/day/park-days-schemas.ts';
 import { parkHoursPaths } from '../wait-times/hours/park-hours-openapi.ts';
 import { waitTimesPaths } from '../wait-times/live/live-waits-openapi.ts';
 

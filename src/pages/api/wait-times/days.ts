@@ -4,7 +4,7 @@ import {
   FINISHED_DAY_MAX_AGE_SECONDS,
   getParkDay,
   parkDayCsv,
-} from '../../../wait-times/day/park-days.ts';
+} from '../../../wait-times/accuracy/park-days.ts';
 
 export const prerender = false;
 

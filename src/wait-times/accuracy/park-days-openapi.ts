@@ -7,10 +7,10 @@ import {
   publicGet,
   thrownBy,
 } from '../../platform/openapi-vocabulary.ts';
+import { addSamples, emptyDay } from '../day/park-day.ts';
 import { gridSamples } from '../forecast/park-history.ts';
 import { dayBoundsOf } from '../local-time.ts';
 import { findPark, PARK_SLUGS } from '../parks.ts';
-import { addSamples, emptyDay } from './park-day.ts';
 import { DAYS_CREDIT, daysQueryOf, parkDayBody, parkDayCsv } from './park-days.ts';
 import type { ParkDay } from './park-days-schemas.ts';
 

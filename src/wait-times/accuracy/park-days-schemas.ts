@@ -1,8 +1,8 @@
 import * as z from '../../platform/zod-mini.ts';
+import { MAX_DAY_SAMPLES } from '../day/history-schemas.ts';
 import { minutes } from '../park-snapshot-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
 import { SourceSchema } from '../wait-times-schemas.ts';
-import { MAX_DAY_SAMPLES } from './history-schemas.ts';
 
 // GET /api/wait-times/days: one finished park day as recorded, with what was served then (docs/accuracy.md).
 

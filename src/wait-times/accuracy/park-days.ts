@@ -1,11 +1,11 @@
 import { badRequest, notFound } from '../../platform/errors.ts';
-import type { ServedDayRecord, ServedForecast } from '../accuracy/accuracy-schemas.ts';
-import { readServedDay, servedByRide } from '../accuracy/served-store.ts';
+import { readDay } from '../day/day-store.ts';
+import type { DayRecord } from '../day/history-schemas.ts';
 import { dayBoundsOf, offsetAt } from '../local-time.ts';
 import { byName, type Park, parkFromQuery } from '../parks.ts';
-import { readDay } from './day-store.ts';
-import type { DayRecord } from './history-schemas.ts';
+import type { ServedDayRecord, ServedForecast } from './accuracy-schemas.ts';
 import type { ParkDay } from './park-days-schemas.ts';
+import { readServedDay, servedByRide } from './served-store.ts';
 
 /**
  * GET /api/wait-times/days: a finished park day from the day record (day-store.ts) and the archive
