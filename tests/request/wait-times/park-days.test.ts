@@ -99,8 +99,10 @@ describe('GET /api/wait-times/days', () => {
       const recorded = body.rides.find(
         (other: { id: string; name: string }) => ride.id === `${other.name} (${other.id})`,
       );
-      expect(ride.samples.map((sample) => sample.at)).toEqual(day?.times.map((time) => Math.floor(time / 1000) * 1000));
-      expect(ride.samples.map((sample) => sample.wait)).toEqual(recorded.waits);
+      expect(ride.observations.map((sample) => sample.at)).toEqual(
+        day?.times.map((time) => Math.floor(time / 1000) * 1000),
+      );
+      expect(ride.observations.map((sample) => sample.wait)).toEqual(recorded.waits);
     }
   }, 300_000);
 });
