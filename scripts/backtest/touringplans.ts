@@ -57,14 +57,26 @@ export function parkOfPostedWaits(
   files: readonly { path: string; ride: string }[],
   timeZone: string,
 ): { park: ParkSeries; skipped: { path: string; rows: number }[] } {
-  // A long CSV (GET /api/wait-times/days) holds many rides: each is read as a file of its own.
-  const texts = files.flatMap((file) => {
+  // A long CSV (GET /api/wait-times/days) holds many rides: each ride is read as a file of its own,
+  // its rows from every file given (one file per day) together.
+  const texts: { path: string; ride: string; text: string }[] = [];
+  const byRide = new Map<string, { path: string; ride: string; text: string }>();
+  for (const file of files) {
     const text = readFileSync(file.path, 'utf8');
     const rides = splitByRide(text);
-    return rides
-      ? rides.map((ride) => ({ path: file.path, ride: `${ride.name} (${ride.id})`, text: ride.text }))
-      : [{ ...file, text }];
-  });
+    if (!rides) texts.push({ ...file, text });
+    for (const ride of rides ?? []) {
+      const name = `${ride.name} (${ride.id})`;
+      const held = byRide.get(ride.id);
+      const rows = ride.text.slice(ride.text.indexOf('\n') + 1);
+      if (held) held.text += `\n${rows}`;
+      else {
+        const series = { path: file.path, ride: name, text: ride.text };
+        byRide.set(ride.id, series);
+        texts.push(series);
+      }
+    }
+  }
   const read = texts.map((file) => {
     const { samples, skipped } = parsePostedWaits(file.text, (wall) => fromWallClock(wall, timeZone));
     return { ride: { id: file.ride, name: file.ride, samples, observations: samples }, skipped };
