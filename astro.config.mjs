@@ -24,14 +24,15 @@ export default defineConfig({
   // runtime (server/) serves the static files and hands Astro the rest, with `locals`.
   adapter: netlifyBuild ? netlify({ staticHeaders: true }) : node({ mode: 'middleware', staticHeaders: true }),
   cache: {
-    // Locally Astro's in-memory cache, keyed by `park` alone, the one query parameter a cached
-    // route reads: `?park=epcot&utm_source=x` is the entry of `?park=epcot`, as with Netlify-Vary.
+    // Locally Astro's in-memory cache, keyed by the query parameters cached routes read (`park`, and
+    // `date` and `format` of /api/wait-times/days): `?park=epcot&utm_source=x` is the entry of
+    // `?park=epcot`, as with Netlify-Vary (each route's own list, public-json-routes.ts).
     provider: netlifyBuild
       ? cacheNetlify()
       : {
           name: 'memory',
           entrypoint: new URL('./src/platform/cache/local-route-cache.ts', import.meta.url),
-          config: { max: 500, query: { include: ['park'] } },
+          config: { max: 500, query: { include: ['park', 'date', 'format'] } },
         },
   },
   // Sessions are not used: `false` keeps the adapters from wiring a storage driver and the session

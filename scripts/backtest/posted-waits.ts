@@ -30,7 +30,7 @@ export function parsePostedWaits(
   text: string,
   toUnix: (wall: number) => number,
 ): { samples: PostedSample[]; skipped: number } {
-  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  const lines = linesOf(text);
   const header = cellsOf(lines[0] ?? '');
   const timeColumn = header.indexOf('datetime');
   const waitColumn = header.findIndex((name) => POSTED_COLUMNS.includes(name));
@@ -56,6 +56,31 @@ export function parsePostedWaits(
   }
   const samples = [...byTime.values()].sort((a, b) => a.at - b.at);
   return { samples, skipped };
+}
+
+/** A CSV text's lines, without blank lines and comment lines (`#`, as the credit of GET /api/wait-times/days). */
+function linesOf(text: string): string[] {
+  return text.split(/\r?\n/).filter((line) => line.trim() !== '' && !line.startsWith('#'));
+}
+
+/**
+ * A long CSV of many rides (a `ride_id` column, as GET /api/wait-times/days answers) as one CSV text
+ * per ride, named by `ride_name` when there is one; a CSV without `ride_id` is one ride, `undefined`.
+ */
+export function splitByRide(text: string): { id: string; name: string; text: string }[] | undefined {
+  const [head = '', ...rows] = linesOf(text);
+  const header = cellsOf(head);
+  const [idColumn, nameColumn] = [header.indexOf('ride_id'), header.indexOf('ride_name')];
+  if (idColumn < 0) return undefined;
+  const rides = new Map<string, { id: string; name: string; lines: string[] }>();
+  for (const row of rows) {
+    const cells = cellsOf(row);
+    const id = cells[idColumn] ?? '';
+    const ride = rides.get(id) ?? { id, name: (nameColumn < 0 ? undefined : cells[nameColumn]) || id, lines: [head] };
+    ride.lines.push(row);
+    rides.set(id, ride);
+  }
+  return [...rides.values()].map(({ id, name, lines }) => ({ id, name, text: lines.join('\n') }));
 }
 
 /** A `YYYY-MM-DD HH:MM[:SS]` reading as if it were UTC, or undefined when it is not a valid one. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { gridSamples } from '../../src/wait-times/forecast/park-history.ts';
 import { fromWallClock } from '../../src/wait-times/local-time.ts';
 import type { WdwPark } from './park-hours.ts';
-import { parsePostedWaits } from './posted-waits.ts';
+import { parsePostedWaits, splitByRide } from './posted-waits.ts';
 import type { ParkSeries } from './replay.ts';
 
 /**
@@ -57,15 +57,33 @@ export function parkOfPostedWaits(
   files: readonly { path: string; ride: string }[],
   timeZone: string,
 ): { park: ParkSeries; skipped: { path: string; rows: number }[] } {
-  const read = files.map((file) => {
-    const { samples, skipped } = parsePostedWaits(readFileSync(file.path, 'utf8'), (wall) =>
-      fromWallClock(wall, timeZone),
-    );
+  // A long CSV (GET /api/wait-times/days) holds many rides: each ride is read as a file of its own,
+  // its rows from every file given (one file per day) together.
+  const texts: { path: string; ride: string; text: string }[] = [];
+  const byRide = new Map<string, { path: string; ride: string; text: string }>();
+  for (const file of files) {
+    const text = readFileSync(file.path, 'utf8');
+    const rides = splitByRide(text);
+    if (!rides) texts.push({ ...file, text });
+    for (const ride of rides ?? []) {
+      const name = `${ride.name} (${ride.id})`;
+      const held = byRide.get(ride.id);
+      const rows = ride.text.slice(ride.text.indexOf('\n') + 1);
+      if (held) held.text += `\n${rows}`;
+      else {
+        const series = { path: file.path, ride: name, text: ride.text };
+        byRide.set(ride.id, series);
+        texts.push(series);
+      }
+    }
+  }
+  const read = texts.map((file) => {
+    const { samples, skipped } = parsePostedWaits(file.text, (wall) => fromWallClock(wall, timeZone));
     return { ride: { id: file.ride, name: file.ride, samples, observations: samples }, skipped };
   });
   const rides = read.map(({ ride }) => ride);
   const skipped = read.flatMap(({ skipped: rows }, index) =>
-    rows > 0 ? [{ path: files[index]?.path ?? '', rows }] : [],
+    rows > 0 ? [{ path: texts[index]?.path ?? '', rows }] : [],
   );
   return { park: { rides, samples: gridSamples(rides) }, skipped };
 }

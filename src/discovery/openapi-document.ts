@@ -9,6 +9,7 @@ import '../location/location-schemas.ts';
 import '../wait-times/wait-times-schemas.ts';
 import '../wait-times/hours/park-hours-schemas.ts';
 import '../wait-times/accuracy/accuracy-schemas.ts';
+import '../wait-times/accuracy/park-days-schemas.ts';
 import { contactPaths } from '../contact/contact-openapi.ts';
 import { jobPaths } from '../jobs/jobs-openapi.ts';
 import { locationPaths } from '../location/location-openapi.ts';
@@ -24,6 +25,8 @@ import {
 import { accuracyExample } from '../wait-times/accuracy/accuracy-example.ts';
 import { accuracyPaths } from '../wait-times/accuracy/accuracy-openapi.ts';
 import type { Accuracy } from '../wait-times/accuracy/accuracy-schemas.ts';
+import { parkDayExample, parkDaysPaths } from '../wait-times/accuracy/park-days-openapi.ts';
+import type { ParkDay } from '../wait-times/accuracy/park-days-schemas.ts';
 import { waitHistoryExample } from '../wait-times/day/history-example.ts';
 import { waitHistoryPaths } from '../wait-times/day/history-openapi.ts';
 import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
@@ -31,9 +34,14 @@ import { parkHoursPaths } from '../wait-times/hours/park-hours-openapi.ts';
 import { waitTimesPaths } from '../wait-times/live/live-waits-openapi.ts';
 
 /** Every area's paths; each area of the API adds its paths file here. */
-const pathsOf = (examples?: { history: WaitHistory; accuracy: Accuracy }): Record<string, JsonObject> => ({
+const pathsOf = (examples?: {
+  history: WaitHistory;
+  accuracy: Accuracy;
+  days: { json: ParkDay; csv: string };
+}): Record<string, JsonObject> => ({
   ...waitTimesPaths,
   ...waitHistoryPaths(examples?.history),
+  ...parkDaysPaths(examples?.days),
   ...parkHoursPaths,
   ...accuracyPaths(examples?.accuracy),
   ...locationPaths,
@@ -68,7 +76,9 @@ export async function buildOpenApiDocument(siteUrl: string): Promise<OpenApiDocu
     delete schema.$id;
   }
   historyExample ??= waitHistoryExample();
-  const paths = withCatalogLink(pathsOf({ history: await historyExample, accuracy: accuracyExample() }));
+  const paths = withCatalogLink(
+    pathsOf({ history: await historyExample, accuracy: accuracyExample(), days: parkDayExample() }),
+  );
   // The shared headers the paths refer to (the vocabulary holds more).
   const referenced = JSON.stringify(paths);
   const headers = Object.entries(HEADERS).filter(([name]) => referenced.includes(`"#/components/headers/${name}"`));

@@ -28,6 +28,7 @@ export const NO_STORE = 'no-store';
 /** An answer as a plain value that features decide; `respond` builds it. `etag` adds a strong validator. */
 export type Answer = { status?: number; headers?: Record<string, string> } & (
   | { json: unknown; etag?: boolean }
+  | { csv: string; etag?: boolean }
   | { html: string }
   | { redirect: string }
   | { empty: true }
@@ -37,9 +38,9 @@ export type Answer = { status?: number; headers?: Record<string, string> } & (
 export function respond(answer: Answer): Response {
   const headers = new Headers(BASE_HEADERS);
   let body: string | null = null;
-  if ('json' in answer) {
-    body = JSON.stringify(answer.json);
-    headers.set('Content-Type', 'application/json; charset=utf-8');
+  if ('json' in answer || 'csv' in answer) {
+    body = 'json' in answer ? JSON.stringify(answer.json) : answer.csv;
+    headers.set('Content-Type', 'json' in answer ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8');
     if (answer.etag) headers.set('ETag', `"${hash('sha256', body, 'base64url').slice(0, 27)}"`);
   } else if ('html' in answer) {
     body = answer.html;

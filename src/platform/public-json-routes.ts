@@ -14,7 +14,9 @@ const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = {
  * one park, `<kind>:<park>` and `park:<park>`, so a purge can be as narrow as one park's answer of one kind.
  */
 export interface PublicAnswer {
+  /** The JSON body; a string in `csv` answers `text/csv` instead. */
   body: unknown;
+  csv?: string;
   headers?: Record<string, string>;
   cache?: { maxAge: number; swr?: number; kind: string; park?: string };
 }
@@ -24,16 +26,17 @@ const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 /**
  * An anonymous JSON resource: GET (route-cached as the answer says, ETag, CORS `*`), HEAD, the
  * preflight, and 405 otherwise; errors are never cached. `otherMethods` (a POST a function answers)
- * are listed in `Allow` but not offered by CORS.
+ * are listed in `Allow` but not offered by CORS. `query`: the parameters the answer depends on.
  */
 export function publicJsonRoutes(
   load: (context: APIContext, later: AfterAnswer | undefined) => Promise<PublicAnswer>,
   otherMethods: readonly string[] = [],
+  query: readonly string[] = ['park'],
 ): { GET: APIRoute; HEAD: APIRoute; OPTIONS: APIRoute; ALL: APIRoute } {
   const allow = [...READ_METHODS, ...otherMethods];
   // The CDN keys on the whole query string unless told (https://docs.netlify.com/build/caching/caching-overview/):
-  // `park` is the only parameter a public GET reads, and Netlify cannot say "none"; errors too.
-  const headers = { ...PUBLIC_CORS_HEADERS, 'Netlify-Vary': 'query=park' };
+  // only the parameters a GET reads (`park` for most), as Netlify cannot say "none"; errors too.
+  const headers = { ...PUBLIC_CORS_HEADERS, 'Netlify-Vary': `query=${query.join('|')}` };
   const GET: APIRoute = async (context) => {
     try {
       // Netlify's `waitUntil` (the adapter's `locals.netlify`); the local runtime awaits the work instead.
@@ -45,7 +48,9 @@ export function publicJsonRoutes(
       }
       // Browsers revalidate on every use (cheap with the ETag) while the CDN keeps the copy.
       const browser = { 'Cache-Control': 'public, max-age=0, must-revalidate' };
-      return respond({ json: answer.body, etag: true, headers: { ...headers, ...browser, ...answer.headers } });
+      const own = { ...headers, ...browser, ...answer.headers };
+      if (answer.csv !== undefined) return respond({ csv: answer.csv, etag: true, headers: own });
+      return respond({ json: answer.body, etag: true, headers: own });
     } catch (error) {
       return errorResponse(error, headers);
     }

@@ -79,5 +79,10 @@ export function dayBoundsOf(date: string, timeZone: string): { startsAt: number;
 
 /** The calendar date before `date`. */
 export function previousDate(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+  return daysBefore(date, 1);
+}
+
+/** The calendar date `days` days before `date`. */
+export function daysBefore(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
 }

@@ -1,5 +1,6 @@
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
 import { type FakePhotoGraph, startFakePhotoGraph } from './fake-job-services.ts';
+import { seedFinishedDay } from './finished-day.ts';
 import { type OpenApi, OpenApiValidator } from './openapi-validator.ts';
 import { type ServedSite, startServedSite } from './served-site.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
@@ -36,6 +37,7 @@ export async function startFullSite(options: { token: string; siteUrl: string })
     PHOTO_FEED_UPSTREAM_URL: graph.url,
   };
   const site = await startServedSite({ env });
+  await seedFinishedDay(site.dataDir);
   const response = await fetch(`${site.url}/docs/openapi.json`);
   const validator = new OpenApiValidator((await response.json()) as OpenApi);
   return {

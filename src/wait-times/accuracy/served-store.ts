@@ -1,5 +1,6 @@
 import { deleteRecords, listKeys, readRecord, writeRecord } from '../../platform/store.ts';
-import { localDateOf, previousDate } from '../local-time.ts';
+import { expiredKeys } from '../day/day-store.ts';
+import { localDateOf } from '../local-time.ts';
 import type { Park } from '../parks.ts';
 import { type ServedDayRecord, ServedDayRecordSchema, type ServedForecast } from './accuracy-schemas.ts';
 import type { ServedPoll, StoredServed } from './served-forecasts.ts';
@@ -7,8 +8,8 @@ import type { ServedPoll, StoredServed } from './served-forecasts.ts';
 /**
  * What the recorder served, per park and local day, in the `wait-times` store:
  * `archive/<slug>/<YYYY-MM-DD>`, appended at each poll (recorder/park-records.ts, the one writer)
- * and kept for today and yesterday, long enough for the hourly grading to read a finished day
- * (docs/accuracy.md). Tuples stay in here: readers get `ServedForecast`s.
+ * and kept `DAYS_KEPT` days like the day record: the hourly grading reads a finished day, and
+ * GET /api/wait-times/days serves its 30-minute forecasts beside the waits (docs/accuracy.md). Tuples stay in here: readers get `ServedForecast`s.
  */
 
 export const ARCHIVE_PREFIX = 'archive/';
@@ -39,7 +40,7 @@ export function appendPoll(day: ServedDayRecord, poll: ServedPoll): ServedDayRec
   return { version: 1, date: day.date, times: [...day.times, poll.at], rides };
 }
 
-/** Appends a poll to its park-day; the first write of a day also deletes the park's archives before yesterday. */
+/** Appends a poll to its park-day; the first write of a day also deletes the park's archives older than `DAYS_KEPT` days. */
 export async function archiveServed(park: Pick<Park, 'slug' | 'timezone'>, poll: ServedPoll): Promise<void> {
   const date = localDateOf(poll.at, park.timezone);
   const stored = await readServedDay(park.slug, date);
@@ -47,9 +48,8 @@ export async function archiveServed(park: Pick<Park, 'slug' | 'timezone'>, poll:
   if (day === stored) return;
   await writeRecord('wait-times', keyOf(park.slug, date), ServedDayRecordSchema, day);
   if (stored) return;
-  // A new day: the archives before yesterday go (YYYY-MM-DD sorts in date order).
-  const yesterday = keyOf(park.slug, previousDate(date));
-  const old = (await listKeys('wait-times', prefixOf(park.slug))).filter((other) => other < yesterday);
+  // A new day: the archives older than DAYS_KEPT days go.
+  const old = expiredKeys(await listKeys('wait-times', prefixOf(park.slug)), prefixOf(park.slug), date);
   if (old.length > 0) await deleteRecords('wait-times', old);
 }
 

@@ -1,17 +1,24 @@
 import { deleteRecords, listKeys, readRecord, writeRecord } from '../../platform/store.ts';
 import { blobsHistory, sampleOf } from '../forecast/park-history.ts';
-import { dayBoundsOf, localDateOf, previousDate } from '../local-time.ts';
+import { dayBoundsOf, daysBefore, localDateOf } from '../local-time.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
 import type { Park } from '../parks.ts';
 import { type DayRecord, DayRecordSchema } from './history-schemas.ts';
 import { addSamples, emptyDay, wouldAdd } from './park-day.ts';
 
 /**
- * A park's local days in the `wait-times` store, `day/<slug>/<YYYY-MM-DD>`, kept for today and
- * yesterday (docs/wait-history.md). Two instances writing a day at once can drop each other's
+ * A park's local days in the `wait-times` store, `day/<slug>/<YYYY-MM-DD>`, kept `DAYS_KEPT` days
+ * (docs/wait-history.md; GET /api/wait-times/days serves the finished ones, docs/accuracy.md). Two instances writing a day at once can drop each other's
  * sample; every write therefore merges back the 3-hour write-once history samples the day is
  * missing (order-free, park-day.ts), so a sample stays lost only if no refresh follows within 3 hours.
  */
+
+/** How many local days a park's day record (and its archive of served forecasts) is kept: the last 400. */
+export const DAYS_KEPT = 400;
+
+/** Keys of a park's days older than `DAYS_KEPT` days before `date` (YYYY-MM-DD sorts in date order). */
+export const expiredKeys = (keys: readonly string[], prefix: string, date: string): string[] =>
+  keys.filter((key) => key < `${prefix}${daysBefore(date, DAYS_KEPT - 1)}`);
 
 const prefixOf = (slug: string) => `day/${slug}/`;
 const keyOf = (slug: string, date: string) => `${prefixOf(slug)}${date}`;
@@ -21,7 +28,7 @@ export function readDay(slug: string, date: string): Promise<DayRecord | null> {
   return readRecord('wait-times', keyOf(slug, date), DayRecordSchema);
 }
 
-/** Adds a fetch to its park's local day; the first write of a day also deletes those before yesterday. */
+/** Adds a fetch to its park's local day; the first write of a day also deletes those older than `DAYS_KEPT` days. */
 export async function recordDay(park: Pick<Park, 'slug' | 'timezone'>, snapshot: ParkSnapshot): Promise<void> {
   const sample = sampleOf(snapshot);
   const date = localDateOf(sample.at, park.timezone);
@@ -35,8 +42,7 @@ export async function recordDay(park: Pick<Park, 'slug' | 'timezone'>, snapshot:
   const key = keyOf(park.slug, date);
   await writeRecord('wait-times', key, DayRecordSchema, addSamples(day, [...repaired, sample], names));
   if (stored) return;
-  // A new day: the park's days before yesterday go (YYYY-MM-DD sorts in date order).
-  const yesterday = keyOf(park.slug, previousDate(date));
-  const old = (await listKeys('wait-times', prefixOf(park.slug))).filter((other) => other < yesterday);
+  // A new day: the park's days older than DAYS_KEPT go.
+  const old = expiredKeys(await listKeys('wait-times', prefixOf(park.slug)), prefixOf(park.slug), date);
   if (old.length > 0) await deleteRecords('wait-times', old);
 }

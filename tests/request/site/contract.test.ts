@@ -10,6 +10,7 @@ import * as networkStatusEndpoint from '../../../src/pages/api/professional-netw
 import * as publishStatusEndpoint from '../../../src/pages/api/publish-status.ts';
 import * as recorderStatusEndpoint from '../../../src/pages/api/recorder-status.ts';
 import { contractProblems } from '../../support/contract-check.ts';
+import { FINISHED_DAY } from '../../support/finished-day.ts';
 import { type FullSite, startFullSite } from '../../support/full-site.ts';
 import type { OpenApiValidator } from '../../support/openapi-validator.ts';
 import type { ServedSite } from '../../support/served-site.ts';
@@ -217,6 +218,58 @@ const CASES: Case[] = [
     url: '/api/wait-times/history?park=delta-gardens-tampa',
     upstream: 'error-500',
     status: 200,
+  },
+
+  // GET /api/wait-times/days (startFullSite writes a finished EPCOT day into the site's store: finished-day.ts)
+  {
+    name: 'answers a finished day of a park',
+    operationId: 'getParkDay',
+    method: 'GET',
+    url: `/api/wait-times/days?park=epcot&date=${FINISHED_DAY}`,
+    status: 200,
+  },
+  {
+    name: 'answers a finished day of a park as CSV',
+    operationId: 'getParkDay',
+    method: 'GET',
+    url: `/api/wait-times/days?park=epcot&date=${FINISHED_DAY}&format=csv`,
+    status: 200,
+  },
+  {
+    name: 'answers 304 to a matching If-None-Match for a finished day',
+    operationId: 'getParkDay',
+    method: 'GET',
+    url: `/api/wait-times/days?park=epcot&date=${FINISHED_DAY}&format=csv`,
+    conditional: true,
+    status: 304,
+  },
+  {
+    name: 'does not answer a day that has not ended',
+    operationId: 'getParkDay',
+    method: 'GET',
+    url: '/api/wait-times/days?park=epcot&date=2099-01-01',
+    status: 404,
+  },
+  {
+    name: 'refuses a malformed date',
+    operationId: 'getParkDay',
+    method: 'GET',
+    url: '/api/wait-times/days?park=epcot&date=2026-02-30',
+    status: 400,
+  },
+  {
+    name: 'does not know the days of a park that is not in the table',
+    operationId: 'getParkDay',
+    method: 'GET',
+    url: `/api/wait-times/days?park=atlantis&date=${FINISHED_DAY}`,
+    status: 404,
+  },
+  {
+    name: 'refuses PUT on a day',
+    operationId: 'getParkDay',
+    method: 'PUT',
+    url: `/api/wait-times/days?park=epcot&date=${FINISHED_DAY}`,
+    status: 405,
   },
 
   // GET /api/parks

@@ -9,6 +9,8 @@ import { BUNDLED_FUNCTIONS_DIR, FUNCTION_SOURCES_DIR } from '../../../scripts/bu
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { copyProject } from '../../../scripts/netlify-cli.mts';
 import { BASE_HEADERS } from '../../../src/platform/http.ts';
+import { writeRecord } from '../../../src/platform/store.ts';
+import { DayRecordSchema } from '../../../src/wait-times/day/history-schemas.ts';
 import { baseHeadersOf } from '../../support/http-headers.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
@@ -248,6 +250,37 @@ describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () =>
       expect(response.headers.get('netlify-cache-tag')?.split(',')).toEqual([...tags, `astro-path:${pathname}`]);
       expect(cdnDirectives(response)).toEqual(expect.arrayContaining(['public', 'durable', ...directives]));
       expect(response.headers.get('etag')).toBeTruthy();
+    });
+
+    it('keys a finished day on `park`, `date` and `format` and keeps it a day, at the CDN and in browsers', async () => {
+      const at = Date.parse('2026-01-15T15:00:00Z');
+      await writeRecord('wait-times', 'day/epcot/2026-01-15', DayRecordSchema, {
+        version: 1,
+        date: '2026-01-15',
+        times: [at],
+        rides: { '1': { name: 'Test Track', waits: [60] } },
+      });
+      const url = 'https://site.example/api/wait-times/days?park=epcot&date=2026-01-15&format=csv&utm_source=x';
+      const response = await handler(new Request(url), context);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(response.headers.get('netlify-vary')).toBe('query=park|date|format');
+      expect(response.headers.get('cache-control')).toBe('public, max-age=86400, immutable');
+      expect(cdnDirectives(response)).toEqual(expect.arrayContaining(['public', 'durable', 'max-age=86400']));
+      expect(response.headers.get('netlify-cache-tag')?.split(',')).toEqual([
+        'wait-times-days',
+        'wait-times-days:epcot',
+        'park:epcot',
+        'astro-path:/api/wait-times/days',
+      ]);
+      expect(await response.text()).toContain('1,Test Track,01/15/2026,2026-01-15 10:00:00,60,\n');
+      const unfinished = await handler(
+        new Request('https://site.example/api/wait-times/days?park=epcot&date=2099-01-01'),
+        context,
+      );
+      expect(unfinished.status).toBe(404);
+      expect(unfinished.headers.get('cache-control')).toBe('no-store');
+      expect(unfinished.headers.get('netlify-vary')).toBe('query=park|date|format');
     });
 
     it('sends no CDN caching headers or tags on an error, and the same Netlify-Vary as its answers', async () => {

@@ -141,14 +141,16 @@ describe('the scorecard of a park-day', () => {
     expect(await readRecord('wait-times', gradesKeyOf(PARIS.slug, DATE), ParkDayGradesSchema)).toEqual(grades);
   }, 300_000); // 43 recorder runs: about 30 s here, more on a busy machine
 
-  it('keeps the archives of today and yesterday when a new day starts', async () => {
+  it('keeps the archives of the last 400 days when a new day starts', async () => {
     const slug = 'archive-park';
-    for (const date of ['2026-07-01', '2026-07-02', '2026-07-03', '2026-07-04']) {
+    // 2027-08-05 keeps 400 days: 2026-07-02 to 2027-08-05.
+    for (const date of ['2026-07-01', '2026-07-02', '2026-07-03', '2027-08-05']) {
       await archiveServed({ slug, timezone: 'UTC' }, { at: Date.parse(`${date}T12:00:00Z`), rides: new Map() });
     }
     expect(await listKeys('wait-times', `archive/${slug}/`)).toEqual([
+      `archive/${slug}/2026-07-02`,
       `archive/${slug}/2026-07-03`,
-      `archive/${slug}/2026-07-04`,
+      `archive/${slug}/2027-08-05`,
     ]);
   });
 });

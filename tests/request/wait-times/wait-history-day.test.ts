@@ -135,12 +135,13 @@ describe('the day record of a park', () => {
     expect(day?.rides[String(RIDES[first]?.id)]?.waits[0]).toBe(sampleOf(a).waits[String(RIDES[first]?.id)]);
   });
 
-  it('keeps today and yesterday and deletes older days on the first write of a new local day', async () => {
+  it('keeps the last 400 days and deletes older ones on the first write of a new local day', async () => {
     const slug = 'prune-park';
     const park = { slug, timezone: PARIS.timezone };
-    for (const day of [0, 1, 2, 3]) await recordDay(park, snapshotAt(MORNING + day * 24 * 60 * MINUTE));
+    for (const day of [0, 1, 2, 3, 402]) await recordDay(park, snapshotAt(MORNING + day * 24 * 60 * MINUTE));
+    // 2026-07-04 + 402 days is 2027-08-10, whose 400 days start on 2026-07-07.
     const keys = await listKeys('wait-times', `day/${slug}/`);
-    expect(keys).toEqual([`day/${slug}/2026-07-06`, `day/${slug}/2026-07-07`]);
-    expect(localDateOf(MORNING + 3 * 24 * 60 * MINUTE, PARIS.timezone)).toBe('2026-07-07');
+    expect(keys).toEqual([`day/${slug}/2026-07-07`, `day/${slug}/2027-08-10`]);
+    expect(localDateOf(MORNING + 402 * 24 * 60 * MINUTE, PARIS.timezone)).toBe('2027-08-10');
   });
 });

@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parkOfDayLog, parseDayLog, toDayLog } from '../../../scripts/backtest/day-log.ts';
 import { fitLad } from '../../../scripts/backtest/fit.ts';
-import { parsePostedWaits } from '../../../scripts/backtest/posted-waits.ts';
+import { parsePostedWaits, splitByRide } from '../../../scripts/backtest/posted-waits.ts';
 import { bestTimeCheck, type ParkSeries, postedAt, replay } from '../../../scripts/backtest/replay.ts';
+import { parkOfPostedWaits } from '../../../scripts/backtest/touringplans.ts';
 import { gridSamples } from '../../../src/wait-times/forecast/park-history.ts';
 import type { ProfileBucket, WaitProfile } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { EASTERN, eastern, loadSlice } from '../../support/touringplans.ts';
@@ -53,6 +55,47 @@ describe('parsePostedWaits (TouringPlans.com CSV)', () => {
 
   it('refuses a file without the columns it needs, naming them', () => {
     expect(() => parsePostedWaits('date,time,posted\n', asUtc)).toThrow(/"datetime" and "SPOSTMIN"/);
+  });
+});
+
+describe('long CSVs of GET /api/wait-times/days', () => {
+  const day = (date: string, us: string) =>
+    [
+      '# Powered by Queue-Times.com (https://queue-times.com/). EPCOT, a comment line the reader skips.',
+      'ride_id,ride_name,date,datetime,SPOSTMIN,forecast',
+      `1,"Soarin’, Around the World",${us},${date} 10:00:00,45,50`,
+      `1,"Soarin’, Around the World",${us},${date} 10:05:00,-999,`,
+      `2,Test Track,${us},${date} 10:00:00,60,65`,
+      '',
+    ].join('\n');
+
+  it('splits a file into one CSV per ride, named by ride_name, skipping # lines', () => {
+    const rides = splitByRide(day('2026-01-15', '01/15/2026'));
+    expect(rides?.map(({ id, name }) => [id, name])).toEqual([
+      ['1', 'Soarin’, Around the World'],
+      ['2', 'Test Track'],
+    ]);
+    const soarin = parsePostedWaits(rides?.[0]?.text ?? '', asUtc);
+    expect(soarin.samples.map((sample) => sample.wait)).toEqual([45, null]);
+    expect(splitByRide('datetime,SPOSTMIN\n2019-02-24 09:00:00,10')).toBeUndefined();
+  });
+
+  it('reads one series per ride across the files of several days', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'days-csv-'));
+    const files = [
+      ['2026-01-15', '01/15/2026'],
+      ['2026-01-16', '01/16/2026'],
+    ].map(([date = '', us = '']) => {
+      const file = path.join(dir, `epcot-${date}.csv`);
+      writeFileSync(file, day(date, us));
+      return { path: file, ride: 'unused' };
+    });
+    const { park, skipped } = parkOfPostedWaits(files, 'UTC');
+    expect(skipped).toEqual([]);
+    expect(park.rides.map((ride) => [ride.name, ride.observations.length])).toEqual([
+      ['Soarin’, Around the World (1)', 4],
+      ['Test Track (2)', 2],
+    ]);
   });
 });
 
