@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeQueueTimes, recordedPayload, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import { describe, expect, it } from 'vitest';
+import { recordedPayload } from '../../../scripts/fake-queue-times.mts';
 import { runGradeForecastsJob } from '../../../src/jobs/grade-forecasts-job.ts';
 import { runRecordWaitsJob } from '../../../src/jobs/record-waits-job.ts';
 import { listKeys, readRecord } from '../../../src/platform/store.ts';
@@ -11,15 +11,13 @@ import type { StoredServed } from '../../../src/wait-times/accuracy/served-forec
 import { archiveServed, readServedDay, servedByRide } from '../../../src/wait-times/accuracy/served-store.ts';
 import { readDay } from '../../../src/wait-times/day/day-store.ts';
 import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/live/live-waits.ts';
-import { fromWallClock } from '../../../src/wait-times/local-time.ts';
 import type { ParkSnapshot } from '../../../src/wait-times/park-snapshot-schemas.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
 import { ridesOf } from '../../../src/wait-times/queue-times.ts';
 import { QueueTimesParkSchema } from '../../../src/wait-times/queue-times-schemas.ts';
 import { writeParkRecords } from '../../../src/wait-times/recorder/park-records.ts';
-import { type HoursOf, resetRecorderMemory } from '../../../src/wait-times/recorder/record-waits.ts';
 import type { WaitTimes } from '../../../src/wait-times/wait-times-schemas.ts';
-import { startLocalBlobs } from '../../support/local-blobs.ts';
+import { at, localTime, onlyOpen, useRecorderHarness } from '../../support/recorder-harness.ts';
 
 /**
  * The scorecard's records against a real Blobs server and the local replay of queue-times on a
@@ -30,41 +28,12 @@ import { startLocalBlobs } from '../../support/local-blobs.ts';
 const MINUTE = 60_000;
 const PARIS = findPark('alphaland-paris') as Park;
 const DATE = '2026-07-10';
-/** A wall-clock time in Paris as Unix ms. */
-const local = (iso: string) => fromWallClock(Date.parse(`${iso}Z`), PARIS.timezone);
+const local = (iso: string) => localTime(PARIS, iso);
 const OPENS = local(`${DATE}T19:00:00`);
 const CLOSES = local(`${DATE}T22:00:00`);
 /** Paris open 19:00–22:00; every other park closed all day. */
-const hoursOf: HoursOf = async (park) =>
-  park.slug === PARIS.slug
-    ? { opensAt: OPENS, closesAt: CLOSES }
-    : { opensAt: OPENS + 48 * 60 * MINUTE, closesAt: OPENS + 49 * 60 * MINUTE };
-
-let upstream: FakeQueueTimes;
-let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
-
-beforeAll(async () => {
-  blobs = await startLocalBlobs();
-  upstream = await startFakeQueueTimes({ moving: true });
-  process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
-});
-afterAll(async () => {
-  delete process.env.WAIT_TIMES_UPSTREAM_URL;
-  await upstream?.close();
-  await blobs?.stop();
-});
-beforeEach(() => {
-  resetWaitTimesMemory();
-  resetRecorderMemory();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const at = (time: number) => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(time);
-};
+const hoursOf = onlyOpen(PARIS, OPENS, CLOSES);
+useRecorderHarness();
 
 describe('the scorecard of a park-day', () => {
   it('archives what GET /api/wait-times served and grades the day once it is over, once', async () => {

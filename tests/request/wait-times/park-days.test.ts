@@ -2,53 +2,25 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIContext } from 'astro';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parkOfPostedWaits } from '../../../scripts/backtest/touringplans.ts';
-import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { runRecordWaitsJob } from '../../../src/jobs/record-waits-job.ts';
 import { GET } from '../../../src/pages/api/wait-times/days.ts';
 import { readDay } from '../../../src/wait-times/day/day-store.ts';
-import { resetWaitTimesMemory } from '../../../src/wait-times/live/live-waits.ts';
-import { fromWallClock } from '../../../src/wait-times/local-time.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
-import { type HoursOf, resetRecorderMemory } from '../../../src/wait-times/recorder/record-waits.ts';
-import { startLocalBlobs } from '../../support/local-blobs.ts';
+import { at, localTime, onlyOpen, useRecorderHarness } from '../../support/recorder-harness.ts';
 
 /** GET /api/wait-times/days over a day the recorder recorded in-process; its CSV replays through the backtest's reader. */
 
 const MINUTE = 60_000;
 const PARIS = findPark('alphaland-paris') as Park;
 const DATE = '2026-07-10';
-const local = (iso: string) => fromWallClock(Date.parse(`${iso}Z`), PARIS.timezone);
+const local = (iso: string) => localTime(PARIS, iso);
 const OPENS = local(`${DATE}T19:00:00`);
 const CLOSES = local(`${DATE}T21:00:00`);
-const hoursOf: HoursOf = async (park) =>
-  park.slug === PARIS.slug
-    ? { opensAt: OPENS, closesAt: CLOSES }
-    : { opensAt: OPENS + 48 * 60 * MINUTE, closesAt: OPENS + 49 * 60 * MINUTE };
+const hoursOf = onlyOpen(PARIS, OPENS, CLOSES);
+useRecorderHarness();
 
-let upstream: FakeQueueTimes;
-let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
-beforeAll(async () => {
-  blobs = await startLocalBlobs();
-  upstream = await startFakeQueueTimes({ moving: true });
-  process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
-});
-afterAll(async () => {
-  delete process.env.WAIT_TIMES_UPSTREAM_URL;
-  await upstream?.close();
-  await blobs?.stop();
-});
-beforeEach(() => {
-  resetWaitTimesMemory();
-  resetRecorderMemory();
-});
-afterEach(() => vi.useRealTimers());
-
-const at = (time: number) => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(time);
-};
 const get = (query: string) => {
   const url = `http://localhost/api/wait-times/days?${query}`;
   return Promise.resolve(

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { syntheticSchedule } from '../../../scripts/fake-park-hours.mts';
-import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import type { FakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { readJobRecords } from '../../../src/jobs/job-runs.ts';
 import { runRecordWaitsJob } from '../../../src/jobs/record-waits-job.ts';
 import { readRecord } from '../../../src/platform/store.ts';
@@ -8,12 +8,10 @@ import { getWaitHistory } from '../../../src/wait-times/day/history.ts';
 import { blobsHistory } from '../../../src/wait-times/forecast/park-history.ts';
 import { resetParkHoursMemory } from '../../../src/wait-times/hours/park-hours.ts';
 import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/live/live-waits.ts';
-import { fromWallClock } from '../../../src/wait-times/local-time.ts';
 import { findPark, PARKS, type Park } from '../../../src/wait-times/parks.ts';
 import type { HoursOf } from '../../../src/wait-times/recorder/record-waits.ts';
-import { resetRecorderMemory } from '../../../src/wait-times/recorder/record-waits.ts';
 import { WaitTimesSchema } from '../../../src/wait-times/wait-times-schemas.ts';
-import { startLocalBlobs } from '../../support/local-blobs.ts';
+import { at, localTime, onlyOpen, useRecorderHarness } from '../../support/recorder-harness.ts';
 
 /**
  * The wait-times recorder (netlify/functions/record-waits.mts) in-process against a real Blobs
@@ -27,45 +25,17 @@ const MINUTE = 60_000;
 const PARIS = findPark('alphaland-paris') as Park;
 const EPCOT = findPark('epcot') as Park;
 const parkPath = (park: Park) => `/parks/${park.queueTimesId}/queue_times.json`;
-/** A wall-clock time in the park's zone as Unix ms. */
-const local = (park: Park, iso: string) => fromWallClock(Date.parse(`${iso}Z`), park.timezone);
-/** Hours for one park; every other park is closed all day. */
-const onlyOpen =
-  (open: Park, opensAt: number, closesAt: number): HoursOf =>
-  async (park) =>
-    park.slug === open.slug
-      ? { opensAt, closesAt }
-      : { opensAt: opensAt + 48 * 60 * MINUTE, closesAt: opensAt + 49 * 60 * MINUTE };
+const local = localTime;
 
 /** Every park open all day (the first test has taught Paris a usual day that would close it later). */
 const allOpen: HoursOf = async () => ({ opensAt: 0, closesAt: Date.parse('2100-01-01T00:00:00Z') });
 
+const harness = useRecorderHarness();
 let upstream: FakeQueueTimes;
-let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
-
-beforeAll(async () => {
-  blobs = await startLocalBlobs();
-  upstream = await startFakeQueueTimes({ moving: true });
-  process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
+beforeAll(() => {
+  upstream = harness.upstream();
 });
-afterAll(async () => {
-  delete process.env.WAIT_TIMES_UPSTREAM_URL;
-  await upstream?.close();
-  await blobs?.stop();
-});
-beforeEach(() => {
-  upstream.reset();
-  resetWaitTimesMemory();
-  resetRecorderMemory();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const at = (time: number) => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(time);
-};
+beforeEach(() => upstream.reset());
 
 describe('the wait-times recorder', () => {
   it('gives three hours of a park day with no visitor a sample every 5 minutes, and trend and forecast at the first visit', async () => {
