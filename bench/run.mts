@@ -1,18 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../scripts/fake-queue-times.mts';
-import { startGatedBlobs } from '../server/blobs.mts';
 import { runRecordWaitsJob } from '../src/jobs/record-waits-job.ts';
-import { writeRecord } from '../src/platform/store.ts';
-import { ServedDayRecordSchema } from '../src/wait-times/accuracy/accuracy-schemas.ts';
-import { gradeFinishedDays } from '../src/wait-times/accuracy/grade-days.ts';
-import type { StoredServed } from '../src/wait-times/accuracy/served-forecasts.ts';
-import { DayRecordSchema } from '../src/wait-times/day/history-schemas.ts';
-import { dayBoundsOf } from '../src/wait-times/local-time.ts';
-import { PARKS, type Park } from '../src/wait-times/parks.ts';
+import { PARKS } from '../src/wait-times/parks.ts';
 import { BUILT_SITE_URL, type ServedSite, startServedSite } from '../tests/support/served-site.ts';
 import { LOAD_ROUNDS, netlifyFunctions } from './function-size.mts';
+import { gradingScenario, withBlobs } from './grading.mts';
 
 /**
  * `npm run bench [fan-in|slow-upstream|function-size]…`: what a visitor waits for, on loopback,
@@ -97,114 +88,19 @@ function table(title: string, header: string, rows: unknown[][]): void {
 
 /** One recorder run on a fresh Blobs store (no claims yet): its time, its outcome and its Blobs requests. */
 async function recorderRun() {
-  const directory = await mkdtemp(path.join(tmpdir(), 'site-api-bench-blobs-'));
-  const requests: string[] = [];
-  const blobs = await startGatedBlobs({
-    directory,
-    token: 'b',
-    siteID: 'bench',
-    onRequest: ({ type }) => void requests.push(type),
-  });
-  process.env.NETLIFY_BLOBS_CONTEXT = blobs.context;
-  try {
+  const { value, blobs } = await withBlobs(async () => {
     const started = performance.now();
     const run = await runRecordWaitsJob({ hoursOf: async () => ({ opensAt: 0, closesAt: Date.now() + MINUTE }) });
-    const ms = performance.now() - started;
-    const byType = Object.entries(Object.groupBy(requests, (type) => type)).map(
-      ([type, all]) => `${all?.length} ${type}`,
-    );
-    return { ms, run, blobs: byType.join(', ') };
-  } finally {
-    await blobs.stop();
-    delete process.env.NETLIFY_BLOBS_CONTEXT;
-    await rm(directory, { recursive: true, force: true });
-  }
-}
-
-/** Blobs on a fresh gated store for `task`, with the requests it made by type. */
-async function withBlobs<T>(task: () => Promise<T>): Promise<{ value: T; blobs: string }> {
-  const directory = await mkdtemp(path.join(tmpdir(), 'site-api-bench-blobs-'));
-  const requests: string[] = [];
-  const gated = await startGatedBlobs({
-    directory,
-    token: 'b',
-    siteID: 'bench',
-    onRequest: ({ type }) => void requests.push(type),
+    return { ms: performance.now() - started, run };
   });
-  process.env.NETLIFY_BLOBS_CONTEXT = gated.context;
-  try {
-    const value = await task();
-    const byType = Object.entries(Object.groupBy(requests, (type) => type)).map(
-      ([type, all]) => `${all?.length} ${type}`,
-    );
-    return { value, blobs: byType.join(', ') };
-  } finally {
-    await gated.stop();
-    delete process.env.NETLIFY_BLOBS_CONTEXT;
-    await rm(directory, { recursive: true, force: true });
-  }
-}
-
-const GRADED_DATE = '2026-07-04';
-/**
- * A SYNTHETIC finished park-day, as the recorder would have left it: 60 rides polled every 5
- * minutes from 09:00 to 21:00 park time (145 polls), waits on a daily curve, every forecast served
- * 5 minutes off; the day record and the archive of served forecasts, written as they are stored.
- */
-async function writeSyntheticDay(park: Park): Promise<void> {
-  const { startsAt } = dayBoundsOf(GRADED_DATE, park.timezone);
-  const times = Array.from({ length: 145 }, (_, step) => startsAt + 9 * 60 * MINUTE + step * 5 * MINUTE);
-  const waitAt = (ride: number, step: number) => 5 * Math.round((40 + ride + 30 * Math.sin(step / 30)) / 5);
-  const ids = Array.from({ length: 60 }, (_, ride) => ride);
-  const day = {
-    version: 1 as const,
-    date: GRADED_DATE,
-    times,
-    rides: Object.fromEntries(
-      ids.map((ride) => [String(ride), { name: `Ride ${ride}`, waits: times.map((_, step) => waitAt(ride, step)) }]),
-    ),
-  };
-  const served = (ride: number, step: number, at: number): StoredServed => {
-    const wait = waitAt(ride, step);
-    return [wait, wait + 5, wait + 5, wait + 5, wait, wait, wait, at + 60 * MINUTE, Math.max(0, wait - 5)];
-  };
-  const archive = {
-    version: 1 as const,
-    date: GRADED_DATE,
-    times,
-    rides: Object.fromEntries(
-      ids.map((ride) => [
-        String(ride),
-        { name: `Ride ${ride}`, served: times.map((at, step) => served(ride, step, at)) },
-      ]),
-    ),
-  };
-  await Promise.all([
-    writeRecord('wait-times', `day/${park.slug}/${GRADED_DATE}`, DayRecordSchema, day),
-    writeRecord('wait-times', `archive/${park.slug}/${GRADED_DATE}`, ServedDayRecordSchema, archive),
-  ]);
+  return { ...value, blobs };
 }
 
 const scenarios: Record<string, () => Promise<void>> = {
   grading: async () => {
-    const rows: unknown[][] = [];
-    let baseline = Number.NaN;
-    const after = Date.parse(`${GRADED_DATE}T00:00:00Z`) + 3 * 24 * 60 * MINUTE;
-    for (const parks of [PARKS.slice(0, 1), PARKS]) {
-      const { value: ms, blobs } = await withBlobs(async () => {
-        await Promise.all(parks.map(writeSyntheticDay));
-        const started = performance.now();
-        const report = await gradeFinishedDays(after);
-        if (report.graded.length !== parks.length) throw new Error(`graded ${report.graded.length} of ${parks.length}`);
-        return performance.now() - started;
-      });
-      baseline = Number.isNaN(baseline) ? ms : baseline;
-      rows.push([`${parks.length} park-days`, fmt(ms / 1000), fmt(ms / baseline), blobs]);
-    }
-    const header = 'graded | run s | run / one park | Blobs requests (writing the days included)';
-    table('grading: one grade-forecasts run over SYNTHETIC finished park-days (60 rides, 12 hours each)', header, rows);
+    const { title, header, rows } = await gradingScenario();
+    table(title, header, rows);
   },
-
   recorder: async () => {
     const upstream = await startFakeQueueTimes({ moving: true });
     process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;

@@ -84,5 +84,10 @@ export function previousDate(date: string): string {
 
 /** The calendar date `days` days before `date`. */
 export function daysBefore(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
+  return shiftDate(date, -days);
+}
+
+/** A calendar date `days` away (dates are park-local labels: plain calendar arithmetic). */
+export function shiftDate(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }

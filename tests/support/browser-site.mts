@@ -7,12 +7,11 @@ import { recordedPayload, startFakeQueueTimes } from '../../scripts/fake-queue-t
 import { seedParkHistory } from '../../scripts/seed-history.mts';
 import { startBlobsServer } from '../../server/blobs.mts';
 import { writeRecord } from '../../src/platform/store.ts';
-import { shiftDate } from '../../src/wait-times/accuracy/accuracy.ts';
 import { type HorizonSums, ParkDayGradesSchema } from '../../src/wait-times/accuracy/accuracy-schemas.ts';
 import { blobsHistory, recordSample, sampleOf } from '../../src/wait-times/forecast/park-history.ts';
 import { StoredScheduleSchema } from '../../src/wait-times/hours/park-hours-schemas.ts';
 import { scheduleRowsOf } from '../../src/wait-times/hours/themeparks-wiki.ts';
-import { localDateOf } from '../../src/wait-times/local-time.ts';
+import { localDateOf, shiftDate } from '../../src/wait-times/local-time.ts';
 import { findPark } from '../../src/wait-times/parks.ts';
 import { ridesOf } from '../../src/wait-times/queue-times.ts';
 import { QueueTimesParkSchema } from '../../src/wait-times/queue-times-schemas.ts';

@@ -1,5 +1,7 @@
-import { accuracyBody, mulberry32, shiftDate } from './accuracy.ts';
+import { shiftDate } from '../local-time.ts';
+import { accuracyBody } from './accuracy.ts';
 import type { Accuracy, GradedHorizon, ParkDayGrades } from './accuracy-schemas.ts';
+import { mulberry32 } from './bootstrap.ts';
 
 /** How a SYNTHETIC park grades per day at one horizon: forecasts a day, and the mean errors around which days vary. */
 export interface SyntheticHorizon {

@@ -88,6 +88,9 @@ export const BestTimeSumsSchema = z.object({
 });
 export type BestTimeSums = z.output<typeof BestTimeSumsSchema>;
 
+export const GRADES_PREFIX = 'grades/';
+export const gradesKeyOf = (slug: string, date: string) => `${GRADES_PREFIX}${slug}/${date}`;
+
 /** Stored (`grades/<slug>/<date>`): one finished park-day, graded once. */
 export const ParkDayGradesSchema = z.object({
   version: z.literal(1),

@@ -1,6 +1,7 @@
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { listKeys, readRecord } from '../../platform/store.ts';
-import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../platform/time-units.ts';
+import { HOUR_MS, MINUTE_MS } from '../../platform/time-units.ts';
+import { shiftDate } from '../local-time.ts';
 import { findPark, PARKS, type Park } from '../parks.ts';
 import {
   type Accuracy,
@@ -8,12 +9,14 @@ import {
   type AccuracyWindow,
   type ForecastBasis,
   GRADED_HORIZONS,
+  GRADES_PREFIX,
   type GradedHorizon,
   type HorizonSums,
   type ParkAccuracy,
   type ParkDayGrades,
   ParkDayGradesSchema,
 } from './accuracy-schemas.ts';
+import { bootstrapInterval } from './bootstrap.ts';
 import { servedBasisOf } from './forecast-basis.ts';
 
 // The scorecard: the grades of finished park-days (`grades/<slug>/<date>`, written by the grading
@@ -23,9 +26,6 @@ import { servedBasisOf } from './forecast-basis.ts';
 export const WINDOW_DAYS = [7, 28] as const;
 /** Below this many graded forecasts a skill is noise: the row says so instead. */
 export const MIN_GRADED = 30;
-/** Resamples of the bootstrap, and its fixed seed: the same grades always give the same interval. */
-const RESAMPLES = 1000;
-const SEED = 0x5eed_2026;
 
 export const TRUTH =
   'the posted wait recorded nearest the target time, within 5 minutes, the ride open at issue and at target';
@@ -156,52 +156,6 @@ export function rowOf(
   };
 }
 
-/**
- * The 95 % percentile interval of the skill, resampling the park-days with replacement: park-days,
- * not single forecasts, since the forecasts of one day (one crowd, one weather) err together.
- */
-export function bootstrapInterval(days: readonly HorizonSums[]): [number | null, number | null] {
-  const random = mulberry32(SEED);
-  const skills: number[] = [];
-  for (let resample = 0; resample < RESAMPLES; resample++) {
-    let absError = 0;
-    let absErrorPersistence = 0;
-    let absErrorUsual = 0;
-    for (let pick = 0; pick < days.length; pick++) {
-      const day = days[Math.floor(random() * days.length)] as HorizonSums;
-      absError += day.absError;
-      absErrorPersistence += day.absErrorPersistence;
-      absErrorUsual += day.absErrorUsual;
-    }
-    const reference = Math.min(absErrorPersistence, absErrorUsual);
-    if (reference > 0) skills.push(1 - absError / reference);
-  }
-  if (skills.length === 0) return [null, null];
-  skills.sort((a, b) => a - b);
-  return [quantile(skills, 0.025), quantile(skills, 0.975)];
-}
-
-/** Linear interpolation between the order statistics (R's type 7). */
-function quantile(sorted: readonly number[], p: number): number {
-  const at = (sorted.length - 1) * p;
-  const below = Math.floor(at);
-  const lower = sorted[below] as number;
-  const upper = sorted[Math.min(below + 1, sorted.length - 1)] as number;
-  return lower + (upper - lower) * (at - below);
-}
-
-/** A small seeded PRNG (mulberry32, public domain): uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function bestTimeOf(days: readonly ParkDayGrades[]): ParkAccuracy['bestTime'] {
   let n = 0;
   let atBest = 0;
@@ -231,12 +185,6 @@ function newestDateOf(gradesByPark: GradesByPark): string | null {
   return newest;
 }
 
-/** A calendar date `days` away (dates are park-local labels: plain calendar arithmetic). */
-export function shiftDate(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-const PREFIX = 'grades/';
 const GRADES_KEY = /^grades\/([^/]+)\/(\d{4}-\d{2}-\d{2})$/;
 
 /**
@@ -275,7 +223,7 @@ export async function getAccuracy(park: Park | null): Promise<{ body: Accuracy; 
 export async function readGrades(
   parks: readonly Park[],
 ): Promise<{ gradesByPark: GradesByPark; newest: string | null }> {
-  const keys = (await listKeys('wait-times', PREFIX)).flatMap((key) => {
+  const keys = (await listKeys('wait-times', GRADES_PREFIX)).flatMap((key) => {
     const match = GRADES_KEY.exec(key);
     return match && findPark(match[1] as string) ? [{ key, slug: match[1] as string, date: match[2] as string }] : [];
   });

@@ -2,7 +2,7 @@ import { createRecord, listKeys } from '../../platform/store.ts';
 import { readDay } from '../day/day-store.ts';
 import { dayBoundsOf } from '../local-time.ts';
 import { findPark } from '../parks.ts';
-import { type ParkDayGrades, ParkDayGradesSchema } from './accuracy-schemas.ts';
+import { GRADES_PREFIX, gradesKeyOf, type ParkDayGrades, ParkDayGradesSchema } from './accuracy-schemas.ts';
 import { updateForecastBases } from './basis-update.ts';
 import { gradeDay } from './grading.ts';
 import { archivedDays, readServedDay, servedByRide } from './served-store.ts';
@@ -13,9 +13,6 @@ import { archivedDays, readServedDay, servedByRide } from './served-store.ts';
  * written only if new, so that of two runs at once one writes and the other counts it as graded;
  * then, when a day was graded, each park's forecast basis is decided again (basis-update.ts).
  */
-
-export const GRADES_PREFIX = 'grades/';
-export const gradesKeyOf = (slug: string, date: string) => `${GRADES_PREFIX}${slug}/${date}`;
 
 export interface GradingReport {
   /** `<slug>/<date>` of each park-day this run graded. */

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../src/discovery/openapi-document.ts';
 import { writeRecord } from '../../../src/platform/store.ts';
-import { accuracyBody, shiftDate } from '../../../src/wait-times/accuracy/accuracy.ts';
+import { accuracyBody } from '../../../src/wait-times/accuracy/accuracy.ts';
 import { SYNTHETIC_PARK, syntheticParkDays } from '../../../src/wait-times/accuracy/accuracy-example.ts';
 import { AccuracySchema, ParkDayGradesSchema } from '../../../src/wait-times/accuracy/accuracy-schemas.ts';
+import { shiftDate } from '../../../src/wait-times/local-time.ts';
 import { PARKS } from '../../../src/wait-times/parks.ts';
 import { contractProblems } from '../../support/contract-check.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';

@@ -2,18 +2,21 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { gradingMessage } from '../../../src/jobs/grade-forecasts-job.ts';
 import { writeRecord } from '../../../src/platform/store.ts';
-import { getAccuracy, shiftDate } from '../../../src/wait-times/accuracy/accuracy.ts';
-import { type ParkDayGrades, ParkDayGradesSchema } from '../../../src/wait-times/accuracy/accuracy-schemas.ts';
+import { getAccuracy } from '../../../src/wait-times/accuracy/accuracy.ts';
+import {
+  gradesKeyOf,
+  type ParkDayGrades,
+  ParkDayGradesSchema,
+} from '../../../src/wait-times/accuracy/accuracy-schemas.ts';
 import { updateForecastBases } from '../../../src/wait-times/accuracy/basis-update.ts';
 import { readBasisRecord } from '../../../src/wait-times/accuracy/forecast-basis.ts';
-import { gradesKeyOf } from '../../../src/wait-times/accuracy/grade-days.ts';
 import { readServedDay } from '../../../src/wait-times/accuracy/served-store.ts';
 import {
   type StoredWaitProfile,
   StoredWaitProfileSchema,
 } from '../../../src/wait-times/forecast/wait-profile-schemas.ts';
 import { getWaitTimes, resetWaitTimesMemory } from '../../../src/wait-times/live/live-waits.ts';
-import { localDateOf } from '../../../src/wait-times/local-time.ts';
+import { localDateOf, shiftDate } from '../../../src/wait-times/local-time.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
 import { fetchSnapshot } from '../../../src/wait-times/queue-times.ts';
 import { writeParkRecords } from '../../../src/wait-times/recorder/park-records.ts';

@@ -4,8 +4,11 @@ import { runGradeForecastsJob } from '../../../src/jobs/grade-forecasts-job.ts';
 import { runRecordWaitsJob } from '../../../src/jobs/record-waits-job.ts';
 import { listKeys, readRecord } from '../../../src/platform/store.ts';
 import { getAccuracy } from '../../../src/wait-times/accuracy/accuracy.ts';
-import { ParkDayGradesSchema, type ServedDayRecord } from '../../../src/wait-times/accuracy/accuracy-schemas.ts';
-import { gradesKeyOf } from '../../../src/wait-times/accuracy/grade-days.ts';
+import {
+  gradesKeyOf,
+  ParkDayGradesSchema,
+  type ServedDayRecord,
+} from '../../../src/wait-times/accuracy/accuracy-schemas.ts';
 import { gradeDay } from '../../../src/wait-times/accuracy/grading.ts';
 import type { StoredServed } from '../../../src/wait-times/accuracy/served-forecasts.ts';
 import { archiveServed, readServedDay, servedByRide } from '../../../src/wait-times/accuracy/served-store.ts';

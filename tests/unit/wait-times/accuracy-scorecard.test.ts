@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  accuracyBody,
-  bootstrapInterval,
-  MIN_GRADED,
-  rowOf,
-  shiftDate,
-} from '../../../src/wait-times/accuracy/accuracy.ts';
+import { accuracyBody, MIN_GRADED, rowOf } from '../../../src/wait-times/accuracy/accuracy.ts';
 import { SYNTHETIC_PARK, syntheticParkDays } from '../../../src/wait-times/accuracy/accuracy-example.ts';
 import {
   AccuracySchema,
   type HorizonSums,
   type ParkDayGrades,
 } from '../../../src/wait-times/accuracy/accuracy-schemas.ts';
+import { bootstrapInterval } from '../../../src/wait-times/accuracy/bootstrap.ts';
+import { shiftDate } from '../../../src/wait-times/local-time.ts';
 
 // Every grade here is SYNTHETIC: sums made up so the expected scorecard can be worked out by hand.
 
