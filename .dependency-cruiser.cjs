@@ -8,31 +8,50 @@
  * (which every one may import); the endpoints (src/pages/, netlify/functions/) sit on all of them.
  * Inside wait-times the house has floors, read from the bottom: its base files (parks, schemas,
  * local time, the queue-times client, the stored answer), hours/, forecast/ (the learned profile
- * and its history), day/, accuracy/ (served forecasts graded), live/ (what GET /api/wait-times
+ * and its history), outages/ (down rides and reopen odds), events/ (what changed, for feeds and pushes), day/, accuracy/ (served forecasts graded), live/ (what GET /api/wait-times
  * reads), and recorder/ on top, the one writer (docs/architecture.md).
  */
 const ALLOWED = {
   'wait-times/hours': ['wait-times'],
   'wait-times/forecast': ['wait-times', 'wait-times/hours'],
-  'wait-times/day': ['wait-times', 'wait-times/hours', 'wait-times/forecast'],
+  'wait-times/outages': ['wait-times', 'wait-times/hours'],
+  'wait-times/events': ['wait-times', 'wait-times/hours', 'wait-times/outages'],
+  'wait-times/day': ['wait-times', 'wait-times/hours', 'wait-times/forecast', 'wait-times/outages'],
   'wait-times/accuracy': ['wait-times', 'wait-times/hours', 'wait-times/forecast', 'wait-times/day'],
-  'wait-times/live': ['wait-times', 'wait-times/hours', 'wait-times/forecast', 'wait-times/accuracy'],
+  'wait-times/live': [
+    'wait-times',
+    'wait-times/hours',
+    'wait-times/forecast',
+    'wait-times/outages',
+    'wait-times/accuracy',
+  ],
   'wait-times/recorder': [
     'wait-times',
     'wait-times/hours',
     'wait-times/forecast',
+    'wait-times/outages',
+    'wait-times/events',
     'wait-times/day',
     'wait-times/accuracy',
     'wait-times/live',
   ],
   'wait-times': [],
+  alerts: ['wait-times', 'wait-times/hours', 'wait-times/events'],
   location: [],
   contact: [],
   'photo-feed': ['jobs'],
-  jobs: ['wait-times/recorder', 'wait-times/accuracy'],
-  mcp: ['location', 'wait-times', 'wait-times/hours', 'wait-times/day', 'wait-times/accuracy', 'wait-times/live'],
+  jobs: ['wait-times/recorder', 'wait-times/accuracy', 'alerts'],
+  mcp: [
+    'location',
+    'wait-times',
+    'wait-times/hours',
+    'wait-times/outages',
+    'wait-times/day',
+    'wait-times/accuracy',
+    'wait-times/live',
+  ],
   // Types only (the rule widget-takes-only-types below).
-  widget: ['wait-times', 'wait-times/day', 'wait-times/hours', 'wait-times/accuracy'],
+  widget: ['wait-times', 'wait-times/day', 'wait-times/hours', 'wait-times/outages', 'wait-times/accuracy'],
   discovery: [
     'location',
     'contact',
@@ -40,9 +59,12 @@ const ALLOWED = {
     'photo-feed',
     'wait-times',
     'wait-times/hours',
+    'wait-times/outages',
+    'wait-times/events',
     'wait-times/day',
     'wait-times/accuracy',
     'wait-times/live',
+    'alerts',
   ],
 };
 /** A feature's own files: for `wait-times`, only those directly in the folder (its base). */
@@ -53,7 +75,7 @@ const allowedImports = Object.entries(ALLOWED).map(([feature, allowed]) => ({
   comment: `${feature} may import only the platform${allowed.length ? `, ${allowed.join(', ')}` : ''} and itself (.dependency-cruiser.cjs, ALLOWED).`,
   from: { path: filesOf(feature) },
   to: {
-    path: '^src/(wait-times|location|contact|jobs|photo-feed|discovery|mcp|widget|pages|layouts)/',
+    path: '^src/(wait-times|location|contact|jobs|photo-feed|alerts|discovery|mcp|widget|pages|layouts)/',
     pathNot: [feature, ...allowed].map(filesOf),
   },
 }));
