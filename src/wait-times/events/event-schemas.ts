@@ -53,3 +53,6 @@ export const ParkEventsSchema = z.object({
 export type EventType = z.output<typeof EventTypeSchema>;
 export type ParkEvent = z.output<typeof ParkEventSchema>;
 export type ParkEvents = z.output<typeof ParkEventsSchema>;
+
+/** Where the store keeps a park's events, in the `wait-times` store. */
+export const parkEventsKey = (slug: string) => `events/${slug}`;

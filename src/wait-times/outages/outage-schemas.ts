@@ -55,3 +55,7 @@ export type DayOutages = z.output<typeof DayOutagesSchema>;
 export type ReopenWithin = z.output<typeof ReopenWithinSchema>;
 export type ReopenBucket = z.output<typeof ReopenBucketSchema>;
 export type ReopenTable = z.output<typeof ReopenTableSchema>;
+
+/** Where the stores keep them, in the `wait-times` store. */
+export const dayOutagesKey = (slug: string, date: string) => `outages/${slug}/${date}`;
+export const reopenTableKey = (slug: string) => `reopen-odds/${slug}`;
