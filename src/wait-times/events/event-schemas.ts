@@ -44,15 +44,27 @@ export const ParkEventSchema = z.object({
   ridesClosed: z.optional(z.int().check(z.minimum(0))),
 });
 
+/**
+ * Which side of each band every ride is on, for the bands' hysteresis (event-rules.ts): by ride id,
+ * the bands its wait is above. Of the park's local `date`; a ride not listed has not been seen open that day.
+ */
+export const BandSidesSchema = z.object({
+  date: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)),
+  rides: z.record(z.string(), z.array(z.int())),
+});
+
 /** Stored at `events/<slug>`: the park's events of the last 48 hours, newest first. */
 export const ParkEventsSchema = z.object({
   version: z.literal(1),
   events: z.array(ParkEventSchema),
+  /** Added with the rules: older records lack it, and the bands start again from the next sample. */
+  sides: z.optional(BandSidesSchema),
 });
 
 export type EventType = z.output<typeof EventTypeSchema>;
 export type ParkEvent = z.output<typeof ParkEventSchema>;
 export type ParkEvents = z.output<typeof ParkEventsSchema>;
+export type BandSides = z.output<typeof BandSidesSchema>;
 
 /** Where the store keeps a park's events, in the `wait-times` store. */
 export const parkEventsKey = (slug: string) => `events/${slug}`;

@@ -1,6 +1,8 @@
 import { servedPollOf } from '../accuracy/served-forecasts.ts';
 import { archiveServed } from '../accuracy/served-store.ts';
 import { recordDay } from '../day/day-store.ts';
+import type { ParkEvent } from '../events/event-schemas.ts';
+import { pollRidesOf, recordEvents } from '../events/event-store.ts';
 import { blobsHistory, type HistoryContext, recordSample, sampleOf } from '../forecast/park-history.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { basisOf, servedAs, waitTimesBody } from '../live/live-waits.ts';
@@ -17,13 +19,14 @@ import type { WaitTimes } from '../wait-times-schemas.ts';
  * the park's basis (accuracy/forecast-basis.ts) is persistence, the answer's `forecast` is the wait
  * now while the archive keeps the model's own, so the model goes on being graded and can come back.
  * The answer is written even when learning or archiving failed (then with persistence); the failure
- * is thrown after it, so the recorder's status shows it.
+ * is thrown after it, so the recorder's status shows it. Last, what changed (events/event-store.ts):
+ * the events added are returned for whoever tells people of them.
  */
 export async function writeParkRecords(
   park: Park,
   snapshot: ParkSnapshot,
   hours: DayHours | null,
-): Promise<{ answer: WaitTimes; context: HistoryContext }> {
+): Promise<{ answer: WaitTimes; context: HistoryContext; events: ParkEvent[] }> {
   const failures: string[] = [];
   const failed = (what: string) => (error: Error) => {
     failures.push(`${what}: ${error.message}`);
@@ -41,10 +44,16 @@ export async function writeParkRecords(
   const answer = servedAs(model, basis);
   // The archive keeps the model's forecast: it is graded whichever basis is served.
   const poll = servedPollOf(snapshot, model, { profile: learned.profile, hours, timeZone: park.timezone });
-  await Promise.all([
+  // TODO(outages-core): pass the day's outages before and after this poll and the reopen table;
+  // until then no ride-down, ride-reopened or park-hold is told.
+  const eventContext = { hours, outages: null, reopen: null };
+  const [, , events] = await Promise.all([
     writeAnswer(park.slug, answer),
     archiveServed(park, poll).catch(failed('could not archive what was served')),
+    recordEvents(park, { at: snapshot.fetchedAt, rides: pollRidesOf(snapshot, answer) }, eventContext).catch(
+      failed('could not record the events'),
+    ),
   ]);
   if (failures.length > 0) throw new Error(failures.join('; '));
-  return { answer, context: learned };
+  return { answer, context: learned, events: events ?? [] };
 }

@@ -1,0 +1,60 @@
+import { readRecord, writeRecord } from '../../platform/store.ts';
+import { DAY_MS } from '../../platform/time-units.ts';
+import type { DayHours } from '../hours/park-hours-schemas.ts';
+import type { DayOutages, ReopenTable } from '../outages/outage-schemas.ts';
+import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
+import type { Park } from '../parks.ts';
+import type { WaitTimes } from '../wait-times-schemas.ts';
+import { eventsOf, newestFirst, type PollRide } from './event-rules.ts';
+import { type ParkEvent, type ParkEvents, ParkEventsSchema, parkEventsKey } from './event-schemas.ts';
+
+// A park's events of the last 48 hours at `events/<slug>` in the `wait-times` store, written by
+// the recorder alone (recorder/park-records.ts) and read by the feeds and the MCP tool.
+
+/** Events are kept this long: a day's and the evening before it, for readers polling hourly or less. */
+export const EVENTS_KEPT_MS = 2 * DAY_MS;
+/** A bound on one park's record whatever happens upstream (a busy day makes a few hundred). */
+export const MAX_KEPT_EVENTS = 2_000;
+
+/** The park's kept events, newest first; null before its first. */
+export function readParkEvents(slug: string): Promise<ParkEvents | null> {
+  return readRecord('wait-times', parkEventsKey(slug), ParkEventsSchema);
+}
+
+/** The rides of a poll: the snapshot's ids and waits with the 30-minute forecast the answer serves (rides matched by name). */
+export function pollRidesOf(snapshot: ParkSnapshot, answer: WaitTimes): PollRide[] {
+  const forecasts = new Map<string, number | null>();
+  for (const ride of answer.rides) if (!forecasts.has(ride.name)) forecasts.set(ride.name, ride.forecast);
+  return snapshot.rides.map((ride) => ({ ...ride, forecast: forecasts.get(ride.name) ?? null }));
+}
+
+/** What the rules take besides the poll: today's hours, the outages before and after it, the reopen odds. */
+export interface EventContext {
+  hours: DayHours | null;
+  /** null until the outage rules run in the recorder: no ride-down, ride-reopened or park-hold then. */
+  outages: { previous: DayOutages | null; next: DayOutages } | null;
+  reopen: ReopenTable | null;
+}
+
+/**
+ * The events of one poll, added to the park's record, which is written only when something in it
+ * changed: an event added, one older than 48 hours dropped, or a ride crossing a band (its side is
+ * what the next poll's hysteresis reads). Returns the events added, for whoever tells people of them.
+ */
+export async function recordEvents(
+  park: Pick<Park, 'slug' | 'timezone'>,
+  poll: { at: number; rides: readonly PollRide[] },
+  context: EventContext,
+): Promise<ParkEvent[]> {
+  const stored = await readParkEvents(park.slug);
+  const kept = (stored?.events ?? []).filter((known) => known.at > poll.at - EVENTS_KEPT_MS);
+  const { events, sides } = eventsOf({ park, ...poll, ...context, recent: kept, sides: stored?.sides ?? null });
+  const added = events.filter((event) => !kept.some((known) => known.id === event.id));
+  const dropped = kept.length < (stored?.events.length ?? 0);
+  const moved = JSON.stringify(sides) !== JSON.stringify(stored?.sides ?? null);
+  if (added.length > 0 || dropped || moved) {
+    const all = [...added, ...kept].sort(newestFirst).slice(0, MAX_KEPT_EVENTS);
+    await writeRecord('wait-times', parkEventsKey(park.slug), ParkEventsSchema, { version: 1, events: all, sides });
+  }
+  return added;
+}
