@@ -24,15 +24,16 @@ export default defineConfig({
   // runtime (server/) serves the static files and hands Astro the rest, with `locals`.
   adapter: netlifyBuild ? netlify({ staticHeaders: true }) : node({ mode: 'middleware', staticHeaders: true }),
   cache: {
-    // Locally Astro's in-memory cache, keyed by the query parameters cached routes read (`park`, and
-    // `date` and `format` of /api/wait-times/days): `?park=epcot&utm_source=x` is the entry of
-    // `?park=epcot`, as with Netlify-Vary (each route's own list, public-json-routes.ts).
+    // Locally Astro's in-memory cache, keyed by the query parameters cached routes read (`park`,
+    // `date` and `format` of /api/wait-times/days, and the feeds' filters `ride`, `type` and `below`):
+    // `?park=epcot&utm_source=x` is the entry of `?park=epcot`, as with Netlify-Vary (each route's
+    // own list, public-json-routes.ts).
     provider: netlifyBuild
       ? cacheNetlify()
       : {
           name: 'memory',
           entrypoint: new URL('./src/platform/cache/local-route-cache.ts', import.meta.url),
-          config: { max: 500, query: { include: ['park', 'date', 'format'] } },
+          config: { max: 500, query: { include: ['park', 'date', 'format', 'ride', 'type', 'below'] } },
         },
   },
   // Sessions are not used: `false` keeps the adapters from wiring a storage driver and the session

@@ -29,6 +29,8 @@ export const NO_STORE = 'no-store';
 export type Answer = { status?: number; headers?: Record<string, string> } & (
   | { json: unknown; etag?: boolean }
   | { csv: string; etag?: boolean }
+  /** Another text format (a feed: `application/atom+xml`, `application/feed+json`), `charset=utf-8` added. */
+  | { text: string; contentType: string; etag?: boolean }
   | { html: string }
   | { redirect: string }
   | { empty: true }
@@ -38,9 +40,15 @@ export type Answer = { status?: number; headers?: Record<string, string> } & (
 export function respond(answer: Answer): Response {
   const headers = new Headers(BASE_HEADERS);
   let body: string | null = null;
-  if ('json' in answer || 'csv' in answer) {
-    body = 'json' in answer ? JSON.stringify(answer.json) : answer.csv;
-    headers.set('Content-Type', 'json' in answer ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8');
+  if ('json' in answer || 'csv' in answer || 'text' in answer) {
+    const [text, type] =
+      'json' in answer
+        ? [JSON.stringify(answer.json), 'application/json']
+        : 'csv' in answer
+          ? [answer.csv, 'text/csv']
+          : [answer.text, answer.contentType];
+    body = text;
+    headers.set('Content-Type', `${type}; charset=utf-8`);
     if (answer.etag) headers.set('ETag', `"${hash('sha256', body, 'base64url').slice(0, 27)}"`);
   } else if ('html' in answer) {
     body = answer.html;

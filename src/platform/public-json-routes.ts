@@ -14,9 +14,10 @@ const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = {
  * one park, `<kind>:<park>` and `park:<park>`, so a purge can be as narrow as one park's answer of one kind.
  */
 export interface PublicAnswer {
-  /** The JSON body; a string in `csv` answers `text/csv` instead. */
+  /** The JSON body; a string in `csv` answers `text/csv` instead, and `text` its own type (a feed). */
   body: unknown;
   csv?: string;
+  text?: { body: string; contentType: string };
   headers?: Record<string, string>;
   cache?: { maxAge: number; swr?: number; kind: string; park?: string };
 }
@@ -50,6 +51,10 @@ export function publicJsonRoutes(
       const browser = { 'Cache-Control': 'public, max-age=0, must-revalidate' };
       const own = { ...headers, ...browser, ...answer.headers };
       if (answer.csv !== undefined) return respond({ csv: answer.csv, etag: true, headers: own });
+      if (answer.text !== undefined) {
+        const { body, contentType } = answer.text;
+        return respond({ text: body, contentType, etag: true, headers: own });
+      }
       return respond({ json: answer.body, etag: true, headers: own });
     } catch (error) {
       return errorResponse(error, headers);

@@ -11,13 +11,16 @@ import { startLocalBlobs } from './local-blobs.ts';
 
 const HOUR = 60 * 60_000;
 
-/** Starts the store and the upstream for the file; `upstream()` is the fake, once started. */
-export function useRecorderHarness(): { upstream: () => FakeQueueTimes } {
+/**
+ * Starts the store and the upstream for the file; `upstream()` is the fake, once started.
+ * `moving: false` serves the payloads a test sets exactly as set (a scripted day).
+ */
+export function useRecorderHarness({ moving = true }: { moving?: boolean } = {}): { upstream: () => FakeQueueTimes } {
   let upstream: FakeQueueTimes | undefined;
   let blobs: Awaited<ReturnType<typeof startLocalBlobs>> | undefined;
   beforeAll(async () => {
     blobs = await startLocalBlobs();
-    upstream = await startFakeQueueTimes({ moving: true });
+    upstream = await startFakeQueueTimes({ moving });
     process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
   });
   afterAll(async () => {
