@@ -10,6 +10,7 @@ import '../wait-times/wait-times-schemas.ts';
 import '../wait-times/hours/park-hours-schemas.ts';
 import '../wait-times/accuracy/accuracy-schemas.ts';
 import '../wait-times/accuracy/park-days-schemas.ts';
+import '../wait-times/events/event-feed-schemas.ts';
 import { contactPaths } from '../contact/contact-openapi.ts';
 import { jobPaths } from '../jobs/jobs-openapi.ts';
 import { locationPaths } from '../location/location-openapi.ts';
@@ -30,6 +31,7 @@ import type { ParkDay } from '../wait-times/accuracy/park-days-schemas.ts';
 import { waitHistoryExample } from '../wait-times/day/history-example.ts';
 import { waitHistoryPaths } from '../wait-times/day/history-openapi.ts';
 import type { WaitHistory } from '../wait-times/day/history-schemas.ts';
+import { eventFeedExample, eventFeedPaths } from '../wait-times/events/event-openapi.ts';
 import { parkHoursPaths } from '../wait-times/hours/park-hours-openapi.ts';
 import { waitTimesPaths } from '../wait-times/live/live-waits-openapi.ts';
 
@@ -38,11 +40,13 @@ const pathsOf = (examples?: {
   history: WaitHistory;
   accuracy: Accuracy;
   days: { json: ParkDay; csv: string };
+  events: { json: unknown; atom: string };
 }): Record<string, JsonObject> => ({
   ...waitTimesPaths,
   ...waitHistoryPaths(examples?.history),
   ...parkDaysPaths(examples?.days),
   ...parkHoursPaths,
+  ...eventFeedPaths(examples?.events),
   ...accuracyPaths(examples?.accuracy),
   ...locationPaths,
   ...contactPaths,
@@ -54,7 +58,7 @@ const pathsOf = (examples?: {
 let historyExample: Promise<WaitHistory> | undefined;
 
 /** The description's title and version. */
-const INFO = { title: 'site-api', version: '1.4.0' } as const;
+const INFO = { title: 'site-api', version: '1.5.0' } as const;
 
 /**
  * What the API catalog needs of the description (title, version, paths), for a live request: without
@@ -77,7 +81,12 @@ export async function buildOpenApiDocument(siteUrl: string): Promise<OpenApiDocu
   }
   historyExample ??= waitHistoryExample();
   const paths = withCatalogLink(
-    pathsOf({ history: await historyExample, accuracy: accuracyExample(), days: parkDayExample() }),
+    pathsOf({
+      history: await historyExample,
+      accuracy: accuracyExample(),
+      days: parkDayExample(),
+      events: eventFeedExample(),
+    }),
   );
   // The shared headers the paths refer to (the vocabulary holds more).
   const referenced = JSON.stringify(paths);

@@ -5,6 +5,8 @@ import contactFunction from '../../../netlify/functions/contact.mts';
 import locationFunction from '../../../netlify/functions/location.mts';
 import type { FaultMode } from '../../../scripts/fake-http-server.mts';
 import type { FakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
+import * as eventsAtomEndpoint from '../../../src/pages/api/parks/[slug]/events.atom.ts';
+import * as eventsEndpoint from '../../../src/pages/api/parks/[slug]/events.ts';
 import * as photoFeedEndpoint from '../../../src/pages/api/photo-feed.ts';
 import * as networkStatusEndpoint from '../../../src/pages/api/professional-network-status.ts';
 import * as publishStatusEndpoint from '../../../src/pages/api/publish-status.ts';
@@ -91,10 +93,17 @@ const message = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hell
 let smtp: SmtpSink;
 
 /** Calls an Astro GET endpoint in-process, as its route would. */
-const astroGet = (endpoint: { GET: (context: APIContext) => Response | Promise<Response> }, url: string) => () =>
-  Promise.resolve(
-    endpoint.GET({ url: new URL(url), request: new Request(url), cache: { set() {} } } as unknown as APIContext),
-  );
+const astroGet =
+  (endpoint: { GET: (context: APIContext) => Response | Promise<Response> }, url: string, params = {}) =>
+  () =>
+    Promise.resolve(
+      endpoint.GET({
+        url: new URL(url),
+        request: new Request(url),
+        params,
+        cache: { set() {} },
+      } as unknown as APIContext),
+    );
 
 const CASES: Case[] = [
   // GET /api/wait-times
@@ -271,6 +280,48 @@ const CASES: Case[] = [
     url: `/api/wait-times/days?park=epcot&date=${FINISHED_DAY}`,
     status: 405,
   },
+
+  // GET /api/parks/{slug}/events and events.atom (the site's recorder is off: no events, empty feeds)
+  ...(
+    [
+      ['getParkEvents', '/api/parks/epcot/events', eventsEndpoint],
+      ['getParkEventsAtom', '/api/parks/epcot/events.atom', eventsAtomEndpoint],
+    ] as const
+  ).flatMap(([operationId, url, endpoint]): Case[] => [
+    { name: "answers the park's feed", operationId, method: 'GET', url, status: 200 },
+    {
+      name: 'answers the feed filtered by rides, types and wait',
+      operationId,
+      method: 'GET',
+      url: `${url}?ride=159&ride=151&type=wait-below&below=20`,
+      status: 200,
+    },
+    {
+      name: 'answers 304 to a matching If-None-Match',
+      operationId,
+      method: 'GET',
+      url,
+      conditional: true,
+      status: 304,
+    },
+    { name: 'refuses a malformed filter', operationId, method: 'GET', url: `${url}?below=soon`, status: 400 },
+    {
+      name: 'does not know a park that is not in the table',
+      operationId,
+      method: 'GET',
+      url: url.replace('epcot', 'atlantis'),
+      status: 404,
+    },
+    { name: 'refuses POST on the feed', operationId, method: 'POST', url, status: 405 },
+    {
+      name: 'answers 503 while the events cannot be read',
+      operationId,
+      method: 'GET',
+      url,
+      status: 503,
+      direct: () => withBlobsDown(astroGet(endpoint, `http://localhost${url}`, { slug: 'epcot' })),
+    },
+  ]),
 
   // GET /api/parks
   {

@@ -11,6 +11,7 @@ import { copyProject } from '../../../scripts/netlify-cli.mts';
 import { BASE_HEADERS } from '../../../src/platform/http.ts';
 import { writeRecord } from '../../../src/platform/store.ts';
 import { DayRecordSchema } from '../../../src/wait-times/day/history-schemas.ts';
+import { ParkEventsSchema } from '../../../src/wait-times/events/event-schemas.ts';
 import { baseHeadersOf } from '../../support/http-headers.ts';
 import { startLocalBlobs } from '../../support/local-blobs.ts';
 
@@ -281,6 +282,42 @@ describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () =>
       expect(unfinished.status).toBe(404);
       expect(unfinished.headers.get('cache-control')).toBe('no-store');
       expect(unfinished.headers.get('netlify-vary')).toBe('query=park|date|format');
+    });
+
+    it('serves a park feed from the ssr function, keyed on its filters and cached to the recorder period', async () => {
+      await writeRecord('wait-times', 'events/epcot', ParkEventsSchema, {
+        version: 1,
+        events: [
+          {
+            id: `epcot/park-opened/park/${Date.now() - 60_000}`,
+            type: 'park-opened',
+            park: 'epcot',
+            at: Date.now() - 60_000,
+            ride: null,
+            waitNow: null,
+            forecast: null,
+          },
+        ],
+      });
+      for (const [path, type] of [
+        ['/api/parks/epcot/events.atom', 'application/atom+xml; charset=utf-8'],
+        ['/api/parks/epcot/events', 'application/feed+json; charset=utf-8'],
+      ]) {
+        const response = await handler(new Request(`https://site.example${path}?type=park-opened&fbclid=x`), context);
+        expect(response.status, path).toBe(200);
+        expect(response.headers.get('content-type')).toBe(type);
+        expect(response.headers.get('netlify-vary')).toBe('query=ride|type|below');
+        expect(response.headers.get('netlify-cache-tag')?.split(',')).toEqual([
+          'events',
+          'events:epcot',
+          'park:epcot',
+          `astro-path:${path}`,
+        ]);
+        const maxAge = Number(/max-age=(\d+)/.exec(response.headers.get('netlify-cdn-cache-control') ?? '')?.[1]);
+        expect(maxAge).toBeGreaterThan(0);
+        expect(maxAge).toBeLessThanOrEqual(360);
+        expect(await response.text()).toContain('EPCOT opened');
+      }
     });
 
     it('sends no CDN caching headers or tags on an error, and the same Netlify-Vary as its answers', async () => {
