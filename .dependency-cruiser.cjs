@@ -46,6 +46,7 @@ const ALLOWED = {
     'wait-times',
     'wait-times/hours',
     'wait-times/outages',
+    'wait-times/events',
     'wait-times/day',
     'wait-times/accuracy',
     'wait-times/live',

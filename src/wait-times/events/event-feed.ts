@@ -5,7 +5,7 @@ import { findPark, type Park } from '../parks.ts';
 import { type EventFeed, type EventFeedItem, JSON_FEED_VERSION } from './event-feed-schemas.ts';
 import { type EventFilter, eventFilterOf, filterQuery, matches } from './event-filters.ts';
 import type { ParkEvent } from './event-schemas.ts';
-import { EVENTS_KEPT_MS, readParkEvents } from './event-store.ts';
+import { readRecentEvents } from './event-store.ts';
 import { eventText, eventTitle, QUEUE_TIMES_CREDIT, QUEUE_TIMES_URL } from './event-text.ts';
 
 // The two feeds of a park's events (docs/alerts.md): JSON Feed 1.1 and Atom (RFC 4287), the same
@@ -136,9 +136,7 @@ export async function getEventFeed(
   { siteUrl, now = Date.now() }: { siteUrl: string; now?: number },
 ): Promise<{ body: string; contentType: string; maxAgeSeconds: number }> {
   const filter = eventFilterOf(params);
-  const stored = await unavailableAs503('events unavailable', () => readParkEvents(park.slug));
-  // The recorder drops old events only when it polls the park: not at night.
-  const kept = (stored?.events ?? []).filter((event) => event.at > now - EVENTS_KEPT_MS);
+  const kept = await unavailableAs503('events unavailable', () => readRecentEvents(park.slug, now));
   const events = kept.filter((event) => matches(filter, event));
   const place = { park, filter, siteUrl };
   const body = format === 'json' ? JSON.stringify(jsonFeedOf(place, events)) : atomFeedOf(place, events, now);

@@ -21,6 +21,12 @@ export function readParkEvents(slug: string): Promise<ParkEvents | null> {
   return readRecord('wait-times', parkEventsKey(slug), ParkEventsSchema);
 }
 
+/** The park's events of the 48 hours before `now`, newest first (the recorder drops older ones only when it polls). */
+export async function readRecentEvents(slug: string, now = Date.now()): Promise<ParkEvent[]> {
+  const stored = await readParkEvents(slug);
+  return (stored?.events ?? []).filter((event) => event.at > now - EVENTS_KEPT_MS);
+}
+
 /** The rides of a poll: the snapshot's ids and waits with the 30-minute forecast the answer serves (rides matched by name). */
 export function pollRidesOf(snapshot: ParkSnapshot, answer: WaitTimes): PollRide[] {
   const forecasts = new Map<string, number | null>();

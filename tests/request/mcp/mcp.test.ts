@@ -46,7 +46,7 @@ const post = (body: string, headers: Record<string, string> = {}) =>
   });
 
 describe('POST /mcp with the SDK client', () => {
-  it('negotiates the newest protocol without a session and lists the six read-only tools with schemas', async () => {
+  it('negotiates the newest protocol without a session and lists the seven read-only tools with schemas', async () => {
     expect(client.getServerVersion()?.name).toBe('site-api');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOL_NAMES);

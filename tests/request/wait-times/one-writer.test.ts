@@ -18,7 +18,7 @@ import { type ServedSite, startServedSite } from '../../support/served-site.ts';
 // reports; the recorder runs here, in-process, when a case wants it.
 
 const MINUTE = 60_000;
-const LEARNED = /wait-times\/(history|profile|day)\//;
+const LEARNED = /wait-times\/(history|profile|day|events)\//;
 
 let upstream: FakeQueueTimes;
 let blobs: { context: string; stop(): Promise<void> };
@@ -70,6 +70,8 @@ async function visitEverything(slug: string, query: string) {
     `/api/wait-times/history?park=${slug}&v=${query}`,
     `/api/parks?v=${query}`,
     `/api/accuracy?park=${slug}&v=${query}`,
+    `/api/parks/${slug}/events?below=${query.length}`,
+    `/api/parks/${slug}/events.atom?type=ride-down`,
     `/parks/${slug}?v=${query}`,
     '/parks/',
     '/api/recorder-status',
@@ -85,6 +87,7 @@ async function visitEverything(slug: string, query: string) {
     ['get_park_day', { park: slug }],
     ['when_to_ride', { park: slug, ride: 'a' }],
     ['forecast_accuracy', { park: slug }],
+    ['recent_events', { park: slug }],
   ] as const;
   for (const [name, args] of calls) await client.callTool({ name, arguments: args });
 }
