@@ -33,7 +33,9 @@ export const EventFeedSchema = z
       .array(z.strictObject({ name: z.string(), url: z.string() }))
       .check(z.describe('The credit, linked: "Powered by Queue-Times.com", https://queue-times.com/.')),
     language: z.literal('en'),
-    items: z.array(EventItemSchema).check(z.describe('The matching events of the last 48 hours, newest first.')),
+    items: z
+      .array(EventItemSchema)
+      .check(z.describe('The newest 100 matching events of the last 48 hours, newest first.')),
   })
   .check(z.meta({ id: 'EventFeed' }));
 

@@ -126,6 +126,16 @@ export function atomFeedOf(place: FeedPlace, events: readonly ParkEvent[], now: 
 }
 
 /**
+ * A busy park tells a few hundred events a day (docs/alerts.md, "Costs"); a feed holds the newest
+ * this many that match, which readers polling every 5 minutes to an hour never miss.
+ */
+export const MAX_FEED_ITEMS = 100;
+
+/** The kept events (newest first) a filter lets through, at most `MAX_FEED_ITEMS`. */
+export const feedEvents = (kept: readonly ParkEvent[], filter: EventFilter) =>
+  kept.filter((event) => matches(filter, event)).slice(0, MAX_FEED_ITEMS);
+
+/**
  * A park's feed as a request asks for it: the filter from the query (400 naming a bad one), the
  * kept events that match, the body in the format, and how long it may be cached. Blobs failing is a 503.
  */
@@ -137,7 +147,7 @@ export async function getEventFeed(
 ): Promise<{ body: string; contentType: string; maxAgeSeconds: number }> {
   const filter = eventFilterOf(params);
   const kept = await unavailableAs503('events unavailable', () => readRecentEvents(park.slug, now));
-  const events = kept.filter((event) => matches(filter, event));
+  const events = feedEvents(kept, filter);
   const place = { park, filter, siteUrl };
   const body = format === 'json' ? JSON.stringify(jsonFeedOf(place, events)) : atomFeedOf(place, events, now);
   return { body, contentType: FEED_CONTENT_TYPES[format], maxAgeSeconds: feedMaxAgeSeconds(now) };

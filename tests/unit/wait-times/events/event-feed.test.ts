@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { openApiOutline } from '../../../../src/discovery/openapi-document.ts';
-import { feedMaxAgeSeconds, RECORDER_DONE_MS } from '../../../../src/wait-times/events/event-feed.ts';
+import {
+  feedEvents,
+  feedMaxAgeSeconds,
+  MAX_FEED_ITEMS,
+  RECORDER_DONE_MS,
+} from '../../../../src/wait-times/events/event-feed.ts';
 import { eventFilterOf, filterQuery, matches } from '../../../../src/wait-times/events/event-filters.ts';
 import { eventFeedExample } from '../../../../src/wait-times/events/event-openapi.ts';
 import type { ParkEvent } from '../../../../src/wait-times/events/event-schemas.ts';
@@ -58,6 +63,17 @@ describe('filters', () => {
     expect(matches(eventFilterOf(new URLSearchParams('below=60')), opened)).toBe(false);
     expect(matches(eventFilterOf(new URLSearchParams('type=park-opened')), opened)).toBe(true);
     expect(matches(eventFilterOf(new URLSearchParams('')), opened)).toBe(true);
+  });
+
+  it('holds the newest 100 that match, however many are kept', () => {
+    const kept = Array.from({ length: 250 }, (_, index) =>
+      event({ id: String(index), at: 1_000 - index, waitNow: index % 2 === 0 ? 10 : 40 }),
+    );
+    const below = feedEvents(kept, eventFilterOf(new URLSearchParams('below=20')));
+    expect(below).toHaveLength(MAX_FEED_ITEMS);
+    expect(below[0]?.id).toBe('0');
+    expect(below.at(-1)?.id).toBe('198');
+    expect(feedEvents(kept.slice(0, 30), eventFilterOf(new URLSearchParams('')))).toHaveLength(30);
   });
 
   it('reads unknown parameters as no filter and writes one query per filter', () => {
