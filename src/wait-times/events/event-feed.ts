@@ -102,7 +102,8 @@ export function atomFeedOf(place: FeedPlace, events: readonly ParkEvent[], now: 
       `    <published>${iso(event.at)}</published>`,
       `    <link rel="alternate" type="text/html" href="${page}"/>`,
       `    <category term="${event.type}"/>`,
-      `    <content type="text">${xml(eventText(event, place.park))}</content>`,
+      // A summary rather than content: Home Assistant's feedreader hands automations `summary`.
+      `    <summary type="text">${xml(eventText(event, place.park))}</summary>`,
       '  </entry>',
     ].join('\n'),
   );

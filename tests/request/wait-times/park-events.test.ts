@@ -153,6 +153,7 @@ describe('events of a scripted day, and their feeds', () => {
     );
     expect(items.map((item) => item.guid)).toEqual(ids(events).map((id) => `tag:localhost,2026:${id}`));
     expect(items.map((item) => item.title)).toEqual(feed.items.map((item) => item.title));
+    expect(items.map((item) => item.summary)).toEqual(feed.items.map((item) => item.content_text));
     expect(items.map((item) => item.pubdate?.getTime())).toEqual(events.map((event) => event.at));
     expect(items.find((item) => item.title.startsWith('Test Coaster: 10 min wait'))?.categories).toEqual([
       'wait-below',
