@@ -25,6 +25,8 @@ export const MIN_RUNNING = 24;
 const ROUNDING = 0.05;
 /** Minutes between the moments a bucket averages over (the recorder samples every 5). */
 const STEP_MINUTES = 5;
+/** No ride is seen down sooner: an outage shows at its second closed sample, 2 polls after the last open one. */
+export const FIRST_SEEN_MINUTES = 10;
 /** The table is built from the outages of this many last days. */
 export const ODDS_WINDOW_DAYS = 90;
 
@@ -91,7 +93,7 @@ export function bucketChance(curve: Survival, bucket: number, horizon: number): 
   const index = ELAPSED_BUCKETS.indexOf(bucket as (typeof ELAPSED_BUCKETS)[number]);
   const until = ELAPSED_BUCKETS[index + 1] ?? LAST_BUCKET_ENDS;
   let [ended, weight] = [0, 0];
-  for (let elapsed = bucket; elapsed < until; elapsed += STEP_MINUTES) {
+  for (let elapsed = Math.max(bucket, FIRST_SEEN_MINUTES); elapsed < until; elapsed += STEP_MINUTES) {
     const now = survivalAt(curve, elapsed);
     ended += now - survivalAt(curve, elapsed + horizon);
     weight += now;
