@@ -2,6 +2,7 @@ import { MINUTE_MS, QUARTER_HOUR_MS } from '../../platform/time-units.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { localDateOf } from '../local-time.ts';
 import type { DayOutages, Outage, ReopenTable } from '../outages/outage-schemas.ts';
+import { beforeClosing, bucketFor } from '../outages/reopen-odds.ts';
 import type { BandSides, EventType, ParkEvent } from './event-schemas.ts';
 import { WAIT_BANDS } from './event-schemas.ts';
 
@@ -145,11 +146,18 @@ function bandEvents(inputs: EventInputs, date: string): { events: ParkEvent[]; s
   return { events, sides: { date, rides } };
 }
 
-/** The odds for a ride down `minutes` so far: the table's last bucket at or under it (the first if none). */
-function oddsFor(table: ReopenTable | null, minutes: number): Pick<ParkEvent, 'reopenWithin' | 'outages'> {
-  const buckets = [...(table?.buckets ?? [])].sort((a, b) => a.elapsed - b.elapsed);
-  const bucket = buckets.findLast((candidate) => candidate.elapsed <= minutes) ?? buckets[0];
-  return bucket ? { reopenWithin: bucket.reopenWithin, outages: bucket.outages } : { reopenWithin: null, outages: 0 };
+/**
+ * The odds for a ride down `minutes` so far, as the history serves them (outages/reopen-odds.ts):
+ * the table's bucket for it, cut at the park's closing; null odds resting on 0 outages without one.
+ */
+function oddsFor(inputs: EventInputs, minutes: number): Pick<ParkEvent, 'reopenWithin' | 'outages'> {
+  const bucket = inputs.reopen && bucketFor(inputs.reopen, minutes);
+  if (!bucket) return { reopenWithin: null, outages: 0 };
+  const closesIn = inputs.hours && Math.max(0, Math.round((inputs.hours.closesAt - inputs.at) / MINUTE_MS));
+  return {
+    reopenWithin: bucket.reopenWithin && beforeClosing(bucket.reopenWithin, closesIn),
+    outages: bucket.outages,
+  };
 }
 
 const sameOutage = (a: Outage, b: Outage) => a.ride === b.ride && a.from === b.from;
@@ -176,7 +184,7 @@ function outageEvents(inputs: EventInputs, date: string): ParkEvent[] {
     const earlier = before?.outages.find((candidate) => sameOutage(candidate, outage));
     if (outage.to === null) {
       if (earlier?.to === null || told('ride-down', outage.ride, outage.from)) continue;
-      const odds = oddsFor(inputs.reopen, outage.minutes);
+      const odds = oddsFor(inputs, outage.minutes);
       events.push(event(inputs, 'ride-down', rideOf(outage.ride), { downMinutes: outage.minutes, ...odds }));
     } else if (outage.censored === null && (earlier?.to === null || outage.to === inputs.at)) {
       if (told('ride-reopened', outage.ride, outage.to)) continue;

@@ -1,7 +1,7 @@
 import { readRecord, writeRecord } from '../../platform/store.ts';
 import { DAY_MS } from '../../platform/time-units.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
-import type { DayOutages, ReopenTable } from '../outages/outage-schemas.ts';
+import { type DayOutages, ReopenTableSchema, reopenTableKey } from '../outages/outage-schemas.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
 import type { Park } from '../parks.ts';
 import type { WaitTimes } from '../wait-times-schemas.ts';
@@ -34,13 +34,15 @@ export function pollRidesOf(snapshot: ParkSnapshot, answer: WaitTimes): PollRide
   return snapshot.rides.map((ride) => ({ ...ride, forecast: forecasts.get(ride.name) ?? null }));
 }
 
-/** What the rules take besides the poll: today's hours, the outages before and after it, the reopen odds. */
+/** What the rules take besides the poll: today's hours and the day's outages before and after it. */
 export interface EventContext {
   hours: DayHours | null;
-  /** null until the outage rules run in the recorder: no ride-down, ride-reopened or park-hold then. */
+  /** null when the outages could not be recorded: no ride-down, ride-reopened or park-hold then. */
   outages: { previous: DayOutages | null; next: DayOutages } | null;
-  reopen: ReopenTable | null;
 }
+
+/** The park's reopen table (outages/, rebuilt daily), for the odds a `ride-down` carries. */
+const readReopenTable = (slug: string) => readRecord('wait-times', reopenTableKey(slug), ReopenTableSchema);
 
 /**
  * The events of one poll, added to the park's record, which is written only when something in it
@@ -52,9 +54,13 @@ export async function recordEvents(
   poll: { at: number; rides: readonly PollRide[] },
   context: EventContext,
 ): Promise<ParkEvent[]> {
-  const stored = await readParkEvents(park.slug);
+  const [stored, reopen] = await Promise.all([
+    readParkEvents(park.slug),
+    // Odds are only for a ride newly down, and none are better than a failed poll.
+    context.outages ? readReopenTable(park.slug).catch(() => null) : null,
+  ]);
   const kept = (stored?.events ?? []).filter((known) => known.at > poll.at - EVENTS_KEPT_MS);
-  const { events, sides } = eventsOf({ park, ...poll, ...context, recent: kept, sides: stored?.sides ?? null });
+  const { events, sides } = eventsOf({ park, ...poll, ...context, reopen, recent: kept, sides: stored?.sides ?? null });
   const added = events.filter((event) => !kept.some((known) => known.id === event.id));
   const dropped = kept.length < (stored?.events.length ?? 0);
   const moved = JSON.stringify(sides) !== JSON.stringify(stored?.sides ?? null);

@@ -1,11 +1,13 @@
 import { servedPollOf } from '../accuracy/served-forecasts.ts';
 import { archiveServed } from '../accuracy/served-store.ts';
-import { recordDay } from '../day/day-store.ts';
+import { readDay, recordDay } from '../day/day-store.ts';
 import type { ParkEvent } from '../events/event-schemas.ts';
 import { pollRidesOf, recordEvents } from '../events/event-store.ts';
 import { blobsHistory, type HistoryContext, recordSample, sampleOf } from '../forecast/park-history.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { basisOf, servedAs, waitTimesBody } from '../live/live-waits.ts';
+import type { DayOutages } from '../outages/outage-schemas.ts';
+import { recordOutages } from '../outages/outage-store.ts';
 import { writeAnswer } from '../park-answer.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
 import type { Park } from '../parks.ts';
@@ -18,25 +20,33 @@ import type { WaitTimes } from '../wait-times-schemas.ts';
  * of this moment, and what was served then, archived to be graded (accuracy/served-store.ts). Where
  * the park's basis (accuracy/forecast-basis.ts) is persistence, the answer's `forecast` is the wait
  * now while the archive keeps the model's own, so the model goes on being graded and can come back.
- * The answer is written even when learning or archiving failed (then with persistence); the failure
- * is thrown after it, so the recorder's status shows it. Last, what changed (events/event-store.ts):
- * the events added are returned for whoever tells people of them.
+ * After the day, the day's outages (outages/outage-store.ts), returned with the record they replace
+ * so that what changed can be told, and it is (events/event-store.ts): the events added are returned
+ * for whoever tells people of them. The answer is written even when learning, archiving, the outages
+ * or the events failed (then with persistence); the failure is thrown after it, so the recorder's status shows it.
  */
 export async function writeParkRecords(
   park: Park,
   snapshot: ParkSnapshot,
   hours: DayHours | null,
-): Promise<{ answer: WaitTimes; context: HistoryContext; events: ParkEvent[] }> {
+): Promise<{ answer: WaitTimes; context: HistoryContext; outages: ParkOutages | null; events: ParkEvent[] }> {
   const failures: string[] = [];
   const failed = (what: string) => (error: Error) => {
     failures.push(`${what}: ${error.message}`);
     return null;
   };
-  const [context, , basis] = await Promise.all([
+  const [context, outages, basis] = await Promise.all([
     recordSample(blobsHistory(park.slug), sampleOf(snapshot), park.timezone, { hours }).catch(
       failed('could not record the history'),
     ),
-    recordDay(park, snapshot).catch(failed('could not record the day')),
+    recordDay(park, snapshot)
+      .catch(failed('could not record the day'))
+      .then((day) =>
+        day
+          ? recordOutages(park, { day, hours, now: snapshot.fetchedAt, readDay: (date) => readDay(park.slug, date) })
+          : null,
+      )
+      .catch(failed('could not record the outages')),
     basisOf(park),
   ]);
   const learned = context ?? { earlier: null, profile: null };
@@ -44,16 +54,18 @@ export async function writeParkRecords(
   const answer = servedAs(model, basis);
   // The archive keeps the model's forecast: it is graded whichever basis is served.
   const poll = servedPollOf(snapshot, model, { profile: learned.profile, hours, timeZone: park.timezone });
-  // TODO(outages-core): pass the day's outages before and after this poll and the reopen table;
-  // until then no ride-down, ride-reopened or park-hold is told.
-  const eventContext = { hours, outages: null, reopen: null };
+  // Without the day's outages (they failed) no ride is told down or back: the band and park events go on.
+  const told = { hours, outages: outages && { previous: outages.previous, next: outages.current } };
   const [, , events] = await Promise.all([
     writeAnswer(park.slug, answer),
     archiveServed(park, poll).catch(failed('could not archive what was served')),
-    recordEvents(park, { at: snapshot.fetchedAt, rides: pollRidesOf(snapshot, answer) }, eventContext).catch(
+    recordEvents(park, { at: snapshot.fetchedAt, rides: pollRidesOf(snapshot, answer) }, told).catch(
       failed('could not record the events'),
     ),
   ]);
   if (failures.length > 0) throw new Error(failures.join('; '));
-  return { answer, context: learned, events: events ?? [] };
+  return { answer, context: learned, outages, events: events ?? [] };
 }
+
+/** The day's outages after a poll, and the record they replaced (null on the day's first poll). */
+export type ParkOutages = { previous: DayOutages | null; current: DayOutages };

@@ -25,18 +25,19 @@ const local = (time: string) => localTime(EPCOT, `${DATE}T${time}`);
 const hoursOf = onlyOpen(EPCOT, local('09:00:00'), local('21:00:00'));
 const COASTER = 101;
 const FLUME = 102;
+const TOWER = 104;
 
 /** Waits by ride at each poll (null: closed): the coaster climbs and falls through the bands, the flume bounces. */
 const MORNING: [string, Record<number, number | null>][] = [
   ['09:00:20', { [COASTER]: 15, [FLUME]: 20, 103: null, 104: 40 }],
   ['09:05:20', { [COASTER]: 20, [FLUME]: 25, 103: null, 104: 40 }],
   ['09:10:20', { [COASTER]: 30, [FLUME]: 20, 103: null, 104: 45 }], // above 20: ten minutes past it
-  ['09:15:20', { [COASTER]: 35, [FLUME]: 25, 103: null, 104: null }],
-  ['09:20:20', { [COASTER]: 35, [FLUME]: 20, 103: null, 104: null }],
+  ['09:15:20', { [COASTER]: 35, [FLUME]: 25, 103: null, 104: null }], // closed: a blip so far
+  ['09:20:20', { [COASTER]: 35, [FLUME]: 20, 103: null, 104: null }], // down since its last open sample
   ['09:25:20', { [COASTER]: 40, [FLUME]: 25, 103: null, 104: null }], // above 30, 15 minutes after the last
   ['09:30:20', { [COASTER]: 45, [FLUME]: 20, 103: null, 104: null }],
-  ['09:35:20', { [COASTER]: 50, [FLUME]: 25, 103: null, 104: null }],
-  ['09:40:20', { [COASTER]: 30, [FLUME]: 20, 103: null, 104: 40 }], // below 30; the ride closed 25 min reopens
+  ['09:35:20', { [COASTER]: 50, [FLUME]: 25, 103: null, 104: 40 }], // back after 25 minutes
+  ['09:40:20', { [COASTER]: 30, [FLUME]: 20, 103: null, 104: 40 }], // below 30
   ['09:45:20', { [COASTER]: 25, [FLUME]: 25, 103: null, 104: 40 }],
   ['09:50:20', { [COASTER]: 20, [FLUME]: 20, 103: null, 104: 40 }], // below 20, 10 minutes on: not told
   ['09:55:20', { [COASTER]: 15, [FLUME]: 25, 103: null, 104: 40 }],
@@ -51,7 +52,9 @@ const EVENING: [string, Record<number, number | null>][] = [
 const EXPECTED = [
   ['09:00:20', 'park-opened', null, undefined],
   ['09:10:20', 'wait-above', COASTER, 20],
+  ['09:20:20', 'ride-down', TOWER, undefined],
   ['09:25:20', 'wait-above', COASTER, 30],
+  ['09:35:20', 'ride-reopened', TOWER, undefined],
   ['09:40:20', 'wait-below', COASTER, 30],
   ['10:00:20', 'wait-below', COASTER, 10],
   ['20:40:20', 'park-closed', null, undefined],
@@ -113,8 +116,16 @@ describe('events of a scripted day, and their feeds', () => {
       ride: { id: COASTER, name: 'Test Coaster' },
       waitNow: 10,
     });
+    // The ride down 25 minutes, by the outage rules: told at its second closed sample, then back. A
+    // park with no outage history and an empty pool has no odds: null, resting on 0 outages.
+    expect(events.filter((event) => event.ride?.id === TOWER)).toEqual([
+      expect.objectContaining({ type: 'ride-reopened', downMinutes: 25, waitNow: 40 }),
+      expect.objectContaining({ type: 'ride-down', downMinutes: 10, waitNow: null, reopenWithin: null, outages: 0 }),
+    ]);
     // The answer's 30-minute forecast travels with the event.
-    expect(events.filter((event) => event.ride).every((event) => typeof event.forecast === 'number')).toBe(true);
+    const running = events.filter((event) => event.waitNow !== null);
+    expect(running.length).toBeGreaterThan(0);
+    expect(running.every((event) => typeof event.forecast === 'number')).toBe(true);
     // No ride and direction twice inside 15 minutes.
     for (const event of events) {
       const near = events.filter(

@@ -170,6 +170,20 @@ describe('ride-down, ride-reopened and park-hold from the outage rules', () => {
     ]);
   });
 
+  it('gives the odds as the history serves them: cut where the park closes before the horizon', () => {
+    const closesIn20 = HOURS.closesAt - 20 * MINUTE;
+    const outage = { ride: '7', from: closesIn20 - 40 * MINUTE, to: null, minutes: 40, censored: null };
+    const [down] = run([
+      { at: closesIn20, rides: [ride(7, null)], outages: { previous: day([]), next: day([outage]) }, reopen: table },
+    ]);
+    // Bucket 30 (0.2, 0.35, 0.55); with 20 minutes left, 30 and 60 minutes are read at 20.
+    expect(down).toMatchObject({
+      type: 'ride-down',
+      reopenWithin: { '15': 0.2, '30': 0.25, '60': 0.25 },
+      outages: 180,
+    });
+  });
+
   it('tells no reopening for an outage cut off unseen, and nothing at all without the outage rules', () => {
     const cut = { ride: '7', from: at(0), to: at(2), minutes: 10, censored: 'gap' as const };
     const ongoing = { ...cut, to: null, censored: null };
