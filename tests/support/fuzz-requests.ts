@@ -575,6 +575,45 @@ function readOnly(path: string, query: fc.Arbitrary<string>, parks: readonly str
     });
 }
 
+/** Filters of the event feeds that are valid, and ones that are not (400), with how each must be answered. */
+const FEED_QUERIES: [string, number[]][] = [
+  ['', [200, 304]],
+  ['?ride=159&ride=151&type=wait-below&below=20', [200, 304]],
+  ['?type=ride-down&type=ride-reopened', [200, 304]],
+  ['?below=0', [200, 304]],
+  ['?ride=x', [400]],
+  ['?type=ride-broken', [400]],
+  ['?below=20&below=30', [400]],
+  ['?below=481', [400]],
+];
+
+/**
+ * GET /api/parks/{slug}/events and its `.atom`: a park, or any segment, in the path; filters valid
+ * or not, or any query (whose fate the generator does not know).
+ */
+function eventFeed(template: string, parks: readonly string[]): fc.Arbitrary<FuzzRequest> {
+  const slug = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...parks) }, { weight: 1, arbitrary: segment });
+  const query = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...FEED_QUERIES) },
+    { weight: 1, arbitrary: anyQuery.map((search): [string, number[] | null] => [search, null]) },
+  );
+  return fc
+    .tuple(methodFor(['GET', 'HEAD']), slug, query, oneIn(8, junkBody))
+    .chain(([method, park, [search, statuses], body]) => {
+      const known = parks.includes(park);
+      const read = method === 'GET' || method === 'HEAD';
+      const expectation =
+        read && known && statuses
+          ? { statuses, because: `${park} is a park and the filter is ${statuses[0] === 400 ? 'bad' : 'good'}` }
+          : read && /^[a-z0-9-]+$/.test(park) && !known
+            ? { statuses: [404], because: `${park} is not a park` }
+            : undefined;
+      const aim = `${methodGroup(method, ['GET', 'HEAD'])} ${template}`;
+      const target = `${template.replace('{slug}', park)}${search}`;
+      return finish({ method, target, headers: [], body: body?.bytes, aim }, common, expectation);
+    });
+}
+
 /**
  * `?park=…&date=…[&format=…]` of GET /api/wait-times/days: often the finished day the site holds
  * (finished-day.ts: 200), else a day not finished or not kept (404), a malformed date or format
@@ -961,14 +1000,17 @@ export function fuzzRequests(setting: FuzzSetting): fc.Arbitrary<FuzzRequest> {
   const parks = parameters.find((parameter) => parameter.name === 'park')?.schema.enum ?? [];
   if (parks.length === 0) throw new Error('the document lists no parks for GET /api/wait-times');
   return fc.oneof(
-    { weight: 7, arbitrary: readOnly('/api/wait-times', parkQuery(parks), parks) },
+    { weight: 5, arbitrary: readOnly('/api/wait-times', parkQuery(parks), parks) },
     { weight: 6, arbitrary: readOnly('/api/wait-times/history', parkQuery(parks), parks) },
     // Taken from /api/wait-times' share: the total stays, so no endpoint falls under the coverage floor.
     { weight: 4, arbitrary: readOnly('/api/accuracy', parkQuery(parks), parks) },
     // The same: 3 more from /api/wait-times, 1 from the location updates (the 1,000 of `npm test`
     // reach each endpoint at least 1 % of the time with this seed).
     { weight: 3, arbitrary: readOnly('/api/wait-times/days', daysQuery(parks), parks) },
-    { weight: 13, arbitrary: locationUpdate(setting) },
+    { weight: 11, arbitrary: locationUpdate(setting) },
+    // 2 each from /api/wait-times and the location updates: the total stays.
+    { weight: 2, arbitrary: eventFeed('/api/parks/{slug}/events', parks) },
+    { weight: 2, arbitrary: eventFeed('/api/parks/{slug}/events.atom', parks) },
     { weight: 5, arbitrary: otherMethods('/api/location', ['GET', 'HEAD']) },
     { weight: 12, arbitrary: contactMessage(setting) },
     { weight: 3, arbitrary: otherMethods('/api/contact', ['POST', 'OPTIONS']) },

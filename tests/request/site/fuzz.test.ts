@@ -101,6 +101,11 @@ function resourceOf(target: string, documented: readonly string[]): Resource {
   );
   const bare = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
   if (documented.includes(bare)) return { kind: 'operation', path: bare, encoded: pathname !== url.pathname };
+  // A templated path (`/api/parks/{slug}/events`): any one segment stands for the parameter.
+  const template = documented.find((path) =>
+    new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
+  );
+  if (template) return { kind: 'operation', path: template, encoded: pathname !== url.pathname };
   if (STATIC.has(pathname) || ON_DEMAND_DOCUMENTS.includes(bare)) return { kind: 'document' };
   if (bare === '/_image' || bare.startsWith('/_server-islands/')) return { kind: 'astro-internal' };
   if (bare === '/api' || bare.startsWith('/api/')) return { kind: 'unknown-api' };
