@@ -41,6 +41,8 @@ export interface EventInputs {
 export const BAND_HYSTERESIS_MINUTES = 10;
 /** At most one `wait-below` and one `wait-above` per ride in this long. */
 export const REPEAT_WITHIN_MS = QUARTER_HOUR_MS;
+/** What a poll could not keep (its events write failed) the next tells, if it happened this recently. */
+export const CATCH_UP_MS = QUARTER_HOUR_MS;
 /** Rides closing this close to the published closing are the park closing (the outage rules' window too). */
 export const CLOSING_WINDOW_MS = 30 * MINUTE_MS;
 
@@ -163,10 +165,11 @@ function oddsFor(inputs: EventInputs, minutes: number): Pick<ParkEvent, 'reopenW
 const sameOutage = (a: Outage, b: Outage) => a.ride === b.ride && a.from === b.from;
 
 /**
- * From the outage rules (outages/): `ride-down` for an outage newly ongoing (the rules make it so at
- * the second closed sample), `ride-reopened` for one that got its end at this sample or since the
- * previous poll (not one cut off by the closing, a gap or the day's end), `park-hold` for a new
- * hold. Each once: one already among the kept events is not told again.
+ * From the outage rules (outages/): `ride-down` for an outage ongoing (the rules make it so at the
+ * second closed sample), `ride-reopened` for one that ended at this sample or since the previous
+ * poll (not one cut off by the closing, a gap or the day's end), `park-hold` for a new hold. Each
+ * once: one among the kept events is not told again, and one a poll could not keep (its events
+ * write failed) is told by the next, within `CATCH_UP_MS`.
  */
 function outageEvents(inputs: EventInputs, date: string): ParkEvent[] {
   if (!inputs.outages) return [];
@@ -178,23 +181,23 @@ function outageEvents(inputs: EventInputs, date: string): ParkEvent[] {
   };
   const told = (type: EventType, ride: string, since: number) =>
     inputs.recent.some((known) => known.type === type && String(known.ride?.id) === ride && known.at >= since);
+  const lately = (at: number) => at >= inputs.at - CATCH_UP_MS;
   const events: ParkEvent[] = [];
   for (const outage of next.outages) {
     if (!/^\d+$/.test(outage.ride)) continue; // ids are queue-times' integers
-    const earlier = before?.outages.find((candidate) => sameOutage(candidate, outage));
     if (outage.to === null) {
-      if (earlier?.to === null || told('ride-down', outage.ride, outage.from)) continue;
+      if (told('ride-down', outage.ride, outage.from)) continue;
       const odds = oddsFor(inputs, outage.minutes);
       events.push(event(inputs, 'ride-down', rideOf(outage.ride), { downMinutes: outage.minutes, ...odds }));
-    } else if (outage.censored === null && (earlier?.to === null || outage.to === inputs.at)) {
-      if (told('ride-reopened', outage.ride, outage.to)) continue;
+    } else if (outage.censored === null) {
+      const wasDown = before?.outages.find((candidate) => sameOutage(candidate, outage))?.to === null;
+      if (!(wasDown || lately(outage.to)) || told('ride-reopened', outage.ride, outage.to)) continue;
       events.push(event(inputs, 'ride-reopened', rideOf(outage.ride), { downMinutes: outage.minutes }));
     }
   }
   const seenOpen = inputs.sides?.date === date ? Object.keys(inputs.sides.rides) : [];
   for (const hold of next.holds) {
-    if (before?.holds.includes(hold) || inputs.recent.some((known) => known.type === 'park-hold' && known.at === hold))
-      continue;
+    if (!lately(hold) || inputs.recent.some((known) => known.type === 'park-hold' && known.at === hold)) continue;
     // The rides seen running today that are closed now: how many the hold stopped, as near as a poll tells.
     const ridesClosed = inputs.rides.filter((ride) => !ride.open && seenOpen.includes(String(ride.id))).length;
     events.push(event(inputs, 'park-hold', null, hold === inputs.at ? { ridesClosed } : {}, hold));

@@ -30,15 +30,17 @@ const ride = (id: number, wait: number | null): PollRide => ({
   forecast: wait === null ? null : wait + 5,
 });
 
-type Poll = Partial<Omit<EventInputs, 'recent' | 'sides' | 'park'>> & { at: number; rides: PollRide[] };
+/** `lost`: the poll's events write failed, so the next poll sees what the one before it left. */
+type Poll = Partial<Omit<EventInputs, 'recent' | 'sides' | 'park'>> & { at: number; rides: PollRide[]; lost?: true };
 
 /** Runs polls in order as event-store.ts does; every event told, oldest first. */
 function run(polls: Poll[], start: { recent?: ParkEvent[]; sides?: BandSides | null } = {}) {
   let recent = start.recent ?? [];
   let sides = start.sides ?? null;
   const told: ParkEvent[] = [];
-  for (const poll of polls) {
+  for (const { lost, ...poll } of polls) {
     const result = eventsOf({ park: PARK, hours: HOURS, outages: null, reopen: null, ...poll, recent, sides });
+    if (lost) continue;
     const added = result.events.filter((event) => !recent.some((known) => known.id === event.id));
     recent = [...added, ...recent].sort(newestFirst);
     sides = result.sides;
@@ -182,6 +184,28 @@ describe('ride-down, ride-reopened and park-hold from the outage rules', () => {
       reopenWithin: { '15': 0.2, '30': 0.25, '60': 0.25 },
       outages: 180,
     });
+  });
+
+  it('tells at the next poll what a poll could not keep, once, and a reopening only if recent', () => {
+    const down = { ride: '7', from: at(0), to: null, minutes: 10, censored: null };
+    const back = (step: number) => ({ ...down, to: at(step), minutes: step * 5 });
+    const polls = (lostUntil: number, reopenedAt: number) =>
+      [2, 3, 4, 5, 6, 7, 8].map((step) => ({
+        at: at(step),
+        rides: [ride(7, step >= reopenedAt ? 20 : null), ride(8, 30)],
+        outages: {
+          previous: step === 2 ? null : day([step - 1 >= reopenedAt ? back(reopenedAt) : down]),
+          next: day([step >= reopenedAt ? back(reopenedAt) : down]),
+        },
+        ...(step <= lostUntil && { lost: true as const }),
+      }));
+    const rideEvents = (events: ParkEvent[]) => brief(events.filter((event) => event.ride?.id === 7));
+    // Down from 10 minutes, back at 25: the polls at 10 and 15 minutes were lost.
+    expect(rideEvents(run(polls(3, 5)))).toEqual(['20m ride-down', '25m ride-reopened']);
+    // Down and back while its polls were lost: told when seen, the reopening 10 minutes late at most.
+    expect(rideEvents(run(polls(6, 5)))).toEqual(['35m ride-reopened']);
+    // 20 minutes late: the reopening is old news, not told.
+    expect(rideEvents(run(polls(7, 4)))).toEqual([]);
   });
 
   it('tells no reopening for an outage cut off unseen, and nothing at all without the outage rules', () => {
