@@ -82,12 +82,16 @@ beforeAll(() => {
   upstream = harness.upstream();
 });
 
+/** Runs the recorder at each time of the script; after each run, the feed holds that sample's events. */
 async function record(script: typeof MORNING) {
   for (const [time, waits] of script) {
     upstream.payloads[EPCOT.queueTimesId] = payloadOf(waits);
     at(local(time));
     const run = await runRecordWaitsJob({ hoursOf });
     expect(run.parks?.polled).toEqual([EPCOT.slug]);
+    const sampled = ids((await stored()).filter((event) => event.at === local(time)));
+    const feed = readJsonFeed(await (await get('json')).text());
+    expect(feed.items.map((item) => item.id).slice(0, sampled.length), time).toEqual(sampled);
   }
 }
 const stored = async () => (await readRecord('wait-times', parkEventsKey(EPCOT.slug), ParkEventsSchema))?.events ?? [];
