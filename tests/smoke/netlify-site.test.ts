@@ -57,6 +57,18 @@ describe('the public GET endpoints', () => {
     expect(body).toBeTypeOf('object');
   });
 
+  it.each([
+    ['/api/parks/epcot/events?type=ride-down', 'application/feed+json; charset=utf-8'],
+    ['/api/parks/epcot/events.atom?ride=1&below=20', 'application/atom+xml; charset=utf-8'],
+  ])("%s, a park's feed, reaches the site's function with its own type and an ETag", async (pathname, type) => {
+    const response = await get(pathname);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(type);
+    expectApiHeaders(response, true);
+    expect(response.headers.get('etag')).toBeTruthy();
+    expect(await response.text()).toContain('Queue-Times.com');
+  });
+
   it('answers wait times as the contract shapes them', async () => {
     const { body } = await json('/api/wait-times?park=epcot');
     expect(Object.keys(body).sort()).toEqual(['rides', 'source', 'updatedAt']);
