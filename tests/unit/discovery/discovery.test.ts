@@ -51,7 +51,7 @@ describe('the API catalog (RFC 9727)', () => {
             {
               href: `${SITE}/docs/openapi.json`,
               type: 'application/json',
-              title: 'OpenAPI 1.4.0 description of site-api',
+              title: 'OpenAPI 1.5.0 description of site-api',
             },
           ],
           'service-doc': [{ href: `${SITE}/docs/api/`, type: 'text/html', title: 'API reference' }],
