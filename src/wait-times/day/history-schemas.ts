@@ -120,11 +120,13 @@ export const RideDownSchema = z
       .nullable(ReopenWithinSchema)
       .check(
         z.describe(
-          'The chance, 0 to 1 rounded to 5 %, that a ride down this long reopens within 15, 30 and 60 more minutes: a Kaplan–Meier estimate over the recorded outages that lasted at least as long (the bucket of the largest `elapsed` at or below `minutes`). Null when there are too few outages to say, or no odds could be read: never a guess. An estimate, not a promise.',
+          'The chance, 0 to 1 rounded to 5 %, that a ride down this long reopens within 15, 30 and 60 more minutes: a Kaplan–Meier estimate over the recorded outages, made for rides down about 5, 15, 30, 60 and 120 minutes: the longest of those the ride has reached answers. Null when there are too few outages to say, or no odds could be read: never a guess. An estimate, not a promise.',
         ),
       ),
     outages: ReopenBucketSchema.shape.outages.check(
-      z.describe('How many recorded outages the odds rest on (0 without odds).'),
+      z.describe(
+        'How many recorded outages the odds rest on (or, with `reopenWithin` null, were too few); 0 when no odds could be read.',
+      ),
     ),
     scope: z
       .nullable(ReopenBucketSchema.shape.scope)

@@ -166,6 +166,19 @@ describe('Agent Skills', () => {
     expect(markdown).toMatch(/`when_to_ride\(park, ride\)`\n\(now, [^)]*the closing time\)/);
   });
 
+  it('park-wait-times teaches rides down: the fields, the odds and their limits', () => {
+    const markdown = renderSkill('park-wait-times', SITE);
+    expect(markdown).toContain('## Is a ride down? Will it reopen soon?');
+    expect(markdown).toMatch(/`rides\[\]\.down`: `null` unless the ride is down now/);
+    expect(markdown).toContain('Kaplan–Meier');
+    expect(markdown).toMatch(/falling back\nto all parks pooled/);
+    expect(markdown).toMatch(/rounded\nto 5 %/);
+    expect(markdown).toMatch(/It is\nnot a promise/);
+    expect(markdown).toMatch(
+      /`reopenWithin` is `null`, say there are too few recorded outages to give odds; never invent a\nfigure/,
+    );
+  });
+
   it('shows a real answer in the skill, valid JSON shortened to three rides', () => {
     const markdown = renderSkill('park-wait-times', SITE);
     const json = /```json\n([\s\S]*?)\n```/.exec(markdown)?.[1] ?? '';
