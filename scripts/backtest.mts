@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { parkOfDayLog, parseDayLog } from './backtest/day-log.ts';
 import { fitLad } from './backtest/fit.ts';
 import { type BacktestPark, leaveOneParkOut, leaveOneParkOutReport } from './backtest/leave-one-park-out.ts';
+import { reportOutages } from './backtest/outages-report.ts';
 import { type ParkHoursTable, parseParkHours, WDW_PARKS, type WdwPark } from './backtest/park-hours.ts';
 import { type ParkSeries, replay } from './backtest/replay.ts';
 import { dayRange, ERROR_HEADER, errorRows, HORIZONS, percent, splitReport, table } from './backtest/report.ts';
@@ -19,8 +20,8 @@ import {
 
 /**
  * `npm run backtest [-- FILE …] [--hours FILE] [--park MK|EP|HS|AK] [--train-share 0.6]
- * [--timezone America/New_York] [--fit]`: the outlook measured on real waits (docs/wait-times.md,
- * "Forecasting"). Without FILEs: every TouringPlans.com series in ../shared/data/touringplans/,
+ * [--timezone America/New_York] [--fit] [--outages]`: the outlook measured on real waits (docs/wait-times.md,
+ * "Forecasting"); with `--outages`, the reopen odds of down rides instead (docs/outages.md). Without FILEs: every TouringPlans.com series in ../shared/data/touringplans/,
  * leave one park out over the four Walt Disney World parks, and the queue-times log in
  * fixtures/queue-times-log/. With FILEs: they form one park, TouringPlans.com `*.csv`
  * (posted-waits.ts) or `*.jsonl` day logs (day-log.ts), split in time into training and validation.
@@ -42,6 +43,7 @@ const { values, positionals } = parseArgs({
     hours: { type: 'string' },
     park: { type: 'string' },
     fit: { type: 'boolean', default: false },
+    outages: { type: 'boolean', default: false },
   },
 });
 const [trainShare, timeZone] = [Number(values['train-share']), values.timezone];
@@ -53,7 +55,8 @@ try {
 }
 const started = performance.now();
 const hours = values.hours === undefined ? undefined : readHours(values.hours);
-if (positionals.length > 0) await onePark(positionals);
+if (values.outages) outages();
+else if (positionals.length > 0) await onePark(positionals);
 else await everyPark();
 const { user, system } = process.cpuUsage();
 // On a shared machine the wall time says more about the neighbours than about the backtest.
@@ -99,6 +102,22 @@ One afternoon, outside the folds: too short to learn a usual day from, so ours i
 ${table(ERROR_HEADER, errorRows(tally, 'validation', [POOLED], ['all']))}
 `);
   printCellsNote();
+}
+
+/** `--outages`: the reopen odds over Walt Disney World's four parks, each split in time. */
+function outages(): void {
+  if (positionals.length > 0 || values.fit) fail('--outages reads the shipped series; give no FILEs nor --fit');
+  console.info(
+    `${TOURINGPLANS_CREDIT} ${SHIPPED_SERIES.length} rides in Walt Disney World's four parks${
+      hours ? `; park hours: TouringPlans.com, ${values.hours} (the window with Extra Magic Hours)` : ''
+    }.\nPark days in time order (a day starts at 04:00, ${WDW_TIME_ZONE}): training = the first ${percent(trainShare)}, validation = the rest.\n`,
+  );
+  const parks = WDW_PARKS.map((code) => {
+    const files = SHIPPED_SERIES.filter((series) => series.park === code);
+    const { rides } = loadCsvPark(files.map(({ file, ride }) => ({ path: path.join(SHIPPED_DIR, file), ride })));
+    return { code, name: PARK_NAMES[code], timeZone: WDW_TIME_ZONE, rides, hours: hours?.[code] };
+  });
+  reportOutages(parks, trainShare, (line) => console.info(line));
 }
 
 /** FILEs as one park, split in time. */

@@ -1,6 +1,7 @@
 import { deleteRecords, listKeys, readRecord, writeRecord } from '../../platform/store.ts';
+import { expiredKeys } from '../days-kept.ts';
 import { blobsHistory, sampleOf } from '../forecast/park-history.ts';
-import { dayBoundsOf, daysBefore, localDateOf } from '../local-time.ts';
+import { dayBoundsOf, localDateOf } from '../local-time.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
 import type { Park } from '../parks.ts';
 import { type DayRecord, DayRecordSchema } from './history-schemas.ts';
@@ -13,12 +14,8 @@ import { addSamples, emptyDay, wouldAdd } from './park-day.ts';
  * missing (order-free, park-day.ts), so a sample stays lost only if no refresh follows within 3 hours.
  */
 
-/** How many local days a park's day record (and its archive of served forecasts) is kept: the last 400. */
-export const DAYS_KEPT = 400;
-
-/** Keys of a park's days older than `DAYS_KEPT` days before `date` (YYYY-MM-DD sorts in date order). */
-export const expiredKeys = (keys: readonly string[], prefix: string, date: string): string[] =>
-  keys.filter((key) => key < `${prefix}${daysBefore(date, DAYS_KEPT - 1)}`);
+// Kept beside the other per-day records' rule (days-kept.ts), which the outages floor shares.
+export { DAYS_KEPT, expiredKeys } from '../days-kept.ts';
 
 const prefixOf = (slug: string) => `day/${slug}/`;
 const keyOf = (slug: string, date: string) => `${prefixOf(slug)}${date}`;
@@ -28,8 +25,11 @@ export function readDay(slug: string, date: string): Promise<DayRecord | null> {
   return readRecord('wait-times', keyOf(slug, date), DayRecordSchema);
 }
 
-/** Adds a fetch to its park's local day; the first write of a day also deletes those older than `DAYS_KEPT` days. */
-export async function recordDay(park: Pick<Park, 'slug' | 'timezone'>, snapshot: ParkSnapshot): Promise<void> {
+/**
+ * Adds a fetch to its park's local day and returns the day as written; the first write of a day
+ * also deletes those older than `DAYS_KEPT` days.
+ */
+export async function recordDay(park: Pick<Park, 'slug' | 'timezone'>, snapshot: ParkSnapshot): Promise<DayRecord> {
   const sample = sampleOf(snapshot);
   const date = localDateOf(sample.at, park.timezone);
   const history = blobsHistory(park.slug);
@@ -40,9 +40,11 @@ export async function recordDay(park: Pick<Park, 'slug' | 'timezone'>, snapshot:
   const repaired = await history.readSamples(missing);
   const names = Object.fromEntries(snapshot.rides.map((ride) => [String(ride.id), ride.name]));
   const key = keyOf(park.slug, date);
-  await writeRecord('wait-times', key, DayRecordSchema, addSamples(day, [...repaired, sample], names));
-  if (stored) return;
+  const written = addSamples(day, [...repaired, sample], names);
+  await writeRecord('wait-times', key, DayRecordSchema, written);
+  if (stored) return written;
   // A new day: the park's days older than DAYS_KEPT go.
   const old = expiredKeys(await listKeys('wait-times', prefixOf(park.slug)), prefixOf(park.slug), date);
   if (old.length > 0) await deleteRecords('wait-times', old);
+  return written;
 }

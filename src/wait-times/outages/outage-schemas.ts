@@ -49,6 +49,25 @@ export const ReopenTableSchema = z.object({
   buckets: z.array(ReopenBucketSchema),
 });
 
+const localDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+
+/**
+ * Stored at `outage-basis/<slug>`, the recorder's own (outage-store.ts): what the rules and the odds
+ * need of past days, rebuilt on the first poll of each local day so that a poll reads one record.
+ */
+export const OutageBasisSchema = z.object({
+  version: z.literal(1),
+  /** The park-local date it was built on. */
+  builtOn: localDate,
+  /** The last recorded days (at most 7), oldest first: the half hours each ride open that day was closed in. */
+  closedHalfHours: z.array(
+    z.object({ date: localDate, rides: z.record(z.string(), z.array(z.int().check(z.minimum(0), z.maximum(47)))) }),
+  ),
+  /** The outages of the last 90 days, by day: minutes of those that ended with the ride open, and of the censored. */
+  durations: z.array(z.object({ date: localDate, ended: z.array(minutes), censored: z.array(minutes) })),
+});
+
+export type OutageBasis = z.output<typeof OutageBasisSchema>;
 export type Censor = z.output<typeof CensorSchema>;
 export type Outage = z.output<typeof OutageSchema>;
 export type DayOutages = z.output<typeof DayOutagesSchema>;
@@ -59,3 +78,4 @@ export type ReopenTable = z.output<typeof ReopenTableSchema>;
 /** Where the stores keep them, in the `wait-times` store. */
 export const dayOutagesKey = (slug: string, date: string) => `outages/${slug}/${date}`;
 export const reopenTableKey = (slug: string) => `reopen-odds/${slug}`;
+export const outageBasisKey = (slug: string) => `outage-basis/${slug}`;

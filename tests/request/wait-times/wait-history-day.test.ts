@@ -12,7 +12,7 @@ import { blobsHistory, recordSample, sampleOf } from '../../../src/wait-times/fo
 import type { DayHours } from '../../../src/wait-times/hours/park-hours-schemas.ts';
 import { localDateOf } from '../../../src/wait-times/local-time.ts';
 import type { ParkSnapshot } from '../../../src/wait-times/park-snapshot-schemas.ts';
-import { findPark } from '../../../src/wait-times/parks.ts';
+import { findPark, PARKS } from '../../../src/wait-times/parks.ts';
 import { ridesOf } from '../../../src/wait-times/queue-times.ts';
 import { QueueTimesParkSchema } from '../../../src/wait-times/queue-times-schemas.ts';
 import { writeParkRecords } from '../../../src/wait-times/recorder/park-records.ts';
@@ -90,6 +90,7 @@ describe('the day record of a park', () => {
     const slug = 'refresh-park';
     const counts: number[] = [];
     const profileReads: string[][] = [];
+    const outageOperations: string[][] = [];
     // 5 hours of refreshes: the 3-hour history fills, then prunes one sample per refresh; the last
     // hour on a day closing at 18:00, whose profile starts as the usual one (one more read, once).
     const earlyClosing = { opensAt: MORNING - HOUR, closesAt: MORNING + 8 * HOUR };
@@ -98,6 +99,9 @@ describe('the day record of a park', () => {
       await refresh(snapshotAt(MORNING + step * 5 * MINUTE, step), slug, step < 48 ? null : earlyClosing);
       counts.push(operations.length);
       profileReads.push(operations.filter((operation) => /^get profile\//.test(operation)));
+      outageOperations.push(
+        operations.filter((operation) => /^\w+ (outages|outage-basis|reopen-odds)\//.test(operation)),
+      );
     }
     expect(profileReads[47]).toEqual([`get profile/${slug}`]);
     expect(profileReads[48]).toEqual([`get profile/early-closing/${slug}`, `get profile/${slug}`]);
@@ -106,8 +110,17 @@ describe('the day record of a park', () => {
     console.info(
       `Blobs operations per refresh: first ${counts[0]}, after 3 hours ${Math.min(...steady)}–${Math.max(...steady)}`,
     );
-    // 12 before the scorecard's archive of what was served (a read and a write per refresh).
-    expect(Math.max(...counts)).toBeLessThanOrEqual(14);
+    // Down rides (outages/outage-store.ts): 2 reads per refresh, and a write when the day's outages
+    // changed (here on the first refresh only: no ride closes); the first refresh of a local day
+    // also rebuilds the basis and the reopen table: a list, every other park's basis, 3 writes.
+    console.info(`Outage operations: first ${outageOperations[0]?.length}: ${outageOperations[0]?.join(', ')}`);
+    expect(outageOperations.slice(1).map((list) => list.toSorted())).toEqual(
+      Array(59).fill([`get outage-basis/${slug}`, `get outages/${slug}/2026-07-04`]),
+    );
+    expect(outageOperations[0]?.length).toBeLessThanOrEqual(5 + PARKS.length);
+    // 12 before the scorecard's archive of what was served (a read and a write per refresh), 14
+    // before the outages.
+    expect(Math.max(...counts.slice(1))).toBeLessThanOrEqual(16);
   });
 
   it('repairs a sample lost to a second instance writing the day at the same moment', async () => {
