@@ -7,19 +7,20 @@
  * the service runs; the seventh day, up to 15:10, is the day shown, with the hours Walt Disney
  * World published for it (TouringPlans.com park-hours data: 09:00–20:00, no extra hours) written
  * as ThemeParks.wiki's schedule row and read by the same code as a live schedule. Na'vi River
- * Journey was down that afternoon (posted closed from 14:45, open again at 15:30): its outage is recorded from its
- * last open sample, and served with an ILLUSTRATIVE reopen table (`ILLUSTRATIVE_ODDS`).
+ * Journey was down that afternoon (posted closed from 14:45, open again at 15:30): its outage is
+ * found by the recorder's rules and served with an ILLUSTRATIVE reopen table (`ILLUSTRATIVE_ODDS`).
  */
 import posted from '../../../fixtures/touringplans/AK85-AK86-posted-2019-02-17-to-24.json' with { type: 'json' };
 import { gridSamples, memoryHistory, recordSample } from '../forecast/park-history.ts';
 import type { WaitProfile } from '../forecast/wait-profile-schemas.ts';
 import { currentDayOf } from '../hours/park-hours.ts';
 import { scheduleRowsOf } from '../hours/themeparks-wiki.ts';
-import { localDateOf } from '../local-time.ts';
-import type { DayOutages, Outage, ReopenTable } from '../outages/outage-schemas.ts';
+import { dayBoundsOf, localDateOf } from '../local-time.ts';
+import { outagesOfDay } from '../outages/outage-rules.ts';
+import type { DayOutages, ReopenTable } from '../outages/outage-schemas.ts';
 import { findPark } from '../parks.ts';
 import { waitHistoryBody } from './history.ts';
-import { type DayRecord, type WaitHistory, WaitHistorySchema } from './history-schemas.ts';
+import { type WaitHistory, WaitHistorySchema } from './history-schemas.ts';
 import { addSamples, emptyDay } from './park-day.ts';
 
 const RIDES = { AK85: "Na'vi River Journey", AK86: 'Avatar Flight of Passage' } as const;
@@ -60,20 +61,6 @@ const ILLUSTRATIVE_ODDS: ReopenTable = {
   ],
 };
 
-/**
- * The outage still running at the day's newest sample for a ride closed there since an open one,
- * from that open sample, as the recorder records it (docs/outages.md): the example needs no other
- * rule, and its ride was neither in a park hold nor near closing.
- */
-function ongoingOutage(day: DayRecord, ride: string): Outage | null {
-  const waits = day.rides[ride]?.waits ?? [];
-  const lastOpen = waits.findLastIndex((wait) => wait !== null);
-  const from = day.times[lastOpen];
-  const to = day.times.at(-1);
-  if (from === undefined || to === undefined || lastOpen >= waits.length - 2) return null;
-  return { ride, from, to: null, minutes: Math.floor((to - from) / 60_000), censored: null };
-}
-
 /** Runs the forecaster over a week of samples: for the whole description only (openapi-document.ts), built with the site. */
 export async function waitHistoryExample(): Promise<WaitHistory> {
   const park = findPark('animal-kingdom');
@@ -89,13 +76,14 @@ export async function waitHistoryExample(): Promise<WaitHistory> {
     else profile = (await recordSample(history, sample, park.timezone)).profile;
   }
   const hours = currentDayOf(scheduleRowsOf(SHOWN_HOURS, 'example'), SHOWN_UNTIL, park.timezone);
-  const outages: DayOutages = {
-    version: 1,
-    date: SHOWN_DAY,
-    updatedAt: day.times.at(-1) ?? SHOWN_UNTIL,
-    outages: Object.keys(RIDES).flatMap((ride) => ongoingOutage(day, ride) ?? []),
-    holds: [],
+  // The day's outages by the recorder's own rules (outage-rules.ts), as it records them after a poll.
+  const context = {
+    timeZone: park.timezone,
+    hours,
+    dayEndsAt: dayBoundsOf(SHOWN_DAY, park.timezone).endsAt,
+    now: SHOWN_UNTIL,
   };
+  const outages: DayOutages = { version: 1, date: SHOWN_DAY, updatedAt: SHOWN_UNTIL, ...outagesOfDay(day, context) };
   const basis = { profile, hours, outages, reopen: ILLUSTRATIVE_ODDS };
   return WaitHistorySchema.parse(waitHistoryBody(park, day, basis, SHOWN_UNTIL));
 }
