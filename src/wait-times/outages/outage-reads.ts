@@ -2,8 +2,6 @@ import { readRecord } from '../../platform/store.ts';
 import { MINUTE_MS } from '../../platform/time-units.ts';
 import {
   type DayOutages,
-  DayOutagesSchema,
-  dayOutagesKey,
   type Outage,
   type ReopenBucket,
   type ReopenTable,
@@ -33,10 +31,8 @@ export interface RideOutage {
   minutes: number;
 }
 
-/** The park's outages of one local day, or null (none recorded, or a damaged record). */
-export function readDayOutages(slug: string, date: string): Promise<DayOutages | null> {
-  return readRecord('wait-times', dayOutagesKey(slug, date), DayOutagesSchema);
-}
+/** The park's outages of one local day, or null: the recorder's own read (outage-store.ts). */
+export { readDayOutages } from './outage-store.ts';
 
 /** The park's reopen odds, or null (none built yet, or a damaged record). */
 export function readReopenTable(slug: string): Promise<ReopenTable | null> {
