@@ -1,7 +1,7 @@
 import { readRecord, writeRecord } from '../src/platform/store.ts';
 import { MINUTE_MS } from '../src/platform/time-units.ts';
 import { DayRecordSchema } from '../src/wait-times/day/history-schemas.ts';
-import { localDateOf } from '../src/wait-times/local-time.ts';
+import { localDateOf, shiftDate } from '../src/wait-times/local-time.ts';
 import {
   DayOutagesSchema,
   dayOutagesKey,
@@ -85,4 +85,36 @@ export async function seedOutages(slug: string, rides: readonly number[], now: n
   });
   await writeRecord('wait-times', reopenTableKey(slug), ReopenTableSchema, SEEDED_REOPEN_TABLE(now));
   return true;
+}
+
+/** Past outages' lengths in minutes, cycled: most short, a long tail (as park.fan measured: quartiles 10 / 25 / 50). */
+const PAST_MINUTES = [10, 10, 15, 20, 25, 25, 30, 45, 50, 60, 90, 150];
+
+/**
+ * SYNTHETIC past days for the recorder's own reopen odds (outage-store.ts reads them when a park's
+ * local day starts): `days` finished days before today, each with 4 ended outages whose lengths
+ * cycle through `PAST_MINUTES`, at 11:00 UTC plus an hour each. The demo's recorder then builds a
+ * real Kaplan–Meier table from them.
+ */
+export async function seedPastOutages(slug: string, now: number, days = 30): Promise<void> {
+  const park = findPark(slug);
+  if (!park) throw new Error(`unknown park ${slug}`);
+  const today = localDateOf(now, park.timezone);
+  let next = 0;
+  for (let back = 1; back <= days; back++) {
+    const date = shiftDate(today, -back);
+    const outages: Outage[] = [0, 1, 2, 3].map((hour) => {
+      const minutes = PAST_MINUTES[next++ % PAST_MINUTES.length] ?? 10;
+      const from = Date.parse(`${date}T${11 + 2 * hour}:00:00Z`);
+      return { ride: '0', from, to: from + minutes * MINUTE_MS, minutes, censored: null };
+    });
+    const updatedAt = Date.parse(`${date}T23:00:00Z`);
+    await writeRecord('wait-times', dayOutagesKey(slug, date), DayOutagesSchema, {
+      version: 1,
+      date,
+      updatedAt,
+      outages,
+      holds: [],
+    });
+  }
 }
