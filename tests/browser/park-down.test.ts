@@ -45,7 +45,7 @@ test('the history serves the seeded rides down, with the park’s odds, pooled o
   expect(down.map((ride) => ride.down?.scope)).toEqual(['park', 'all parks', 'all parks']);
   expect(down.map((ride) => ride.down?.reopenWithin?.['30'] ?? null)).toEqual([0.55, 0.35, null]);
   for (const ride of down) {
-    expect(ride.outages).toEqual([{ from: ride.down?.since, to: null, minutes: ride.down?.minutes }]);
+    expect(ride.outages).toEqual([{ from: ride.down?.since, to: null, minutes: ride.down?.minutes, censored: null }]);
     // The live waits agree: closed, so the widget may call them down.
     expect(live.rides.find((entry) => entry.name === ride.name)?.open).toBe(false);
   }

@@ -1,7 +1,7 @@
 import * as z from '../../platform/zod-mini.ts';
 import { BUCKETS_PER_DAY } from '../forecast/wait-profile-schemas.ts';
 import { ParkHoursSchema } from '../hours/park-hours-schemas.ts';
-import { OutageSchema, ReopenBucketSchema, ReopenWithinSchema } from '../outages/outage-schemas.ts';
+import { CensorSchema, OutageSchema, ReopenBucketSchema, ReopenWithinSchema } from '../outages/outage-schemas.ts';
 import { minutes } from '../park-snapshot-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
 import { MAX_WAIT_MINUTES, SourceSchema } from '../wait-times-schemas.ts';
@@ -97,12 +97,19 @@ export const RideOutageSchema = z
     ),
     to: OutageSchema.shape.to.check(
       z.describe(
-        "Unix ms of the first sample it was open again; null while it is still down, or when watching stopped first (the park's closing, a gap in the samples, the end of the day).",
+        'Unix ms of the first sample it was open again; with `censored` set, of the last sample it was seen closed before watching stopped; null while it is still down.',
       ),
     ),
     minutes: OutageSchema.shape.minutes.check(
-      z.describe('How long it was down, in minutes (so far, while `to` is null).'),
+      z.describe('How long it was down, in minutes, from `from` to `to` (so far, while `to` is null).'),
     ),
+    censored: z
+      .nullable(CensorSchema)
+      .check(
+        z.describe(
+          "Why watching stopped before the ride was seen open again: `closing` (the park's closing), `gap` (no sample for over 15 minutes), `day-end` (local midnight); null when it reopened or is still down.",
+        ),
+      ),
   })
   .check(
     z.meta({

@@ -24,11 +24,12 @@ export interface RideDown {
   scope: ReopenBucket['scope'] | null;
 }
 
-/** One outage of a ride today, as served (the record's ride id and censoring stay inside). */
+/** One outage of a ride today, as served (the record's ride id stays inside). */
 export interface RideOutage {
   from: number;
   to: number | null;
   minutes: number;
+  censored: Outage['censored'];
 }
 
 /** The park's outages of one local day, or null: the recorder's own read (outage-store.ts). */
@@ -47,7 +48,7 @@ export function outagesByRide(record: DayOutages | null): Map<string, Outage[]> 
   return byRide;
 }
 
-export const servedOutage = ({ from, to, minutes }: Outage): RideOutage => ({ from, to, minutes });
+export const servedOutage = ({ from, to, minutes, censored }: Outage): RideOutage => ({ from, to, minutes, censored });
 
 /**
  * The bucket that answers for a ride down `minutes` so far: the one with the largest `elapsed` at or

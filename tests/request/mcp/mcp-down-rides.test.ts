@@ -64,7 +64,7 @@ describe('MCP tools for rides down', () => {
   it('get_park_day carries each ride’s down and outages, and names the rides down in its text', async () => {
     expect(down.map((ride) => ride.down?.minutes)).toEqual([10, 45, 75]);
     expect(down.map((ride) => ride.outages)).toEqual(
-      down.map((ride) => [{ from: ride.down?.since, to: null, minutes: ride.down?.minutes }]),
+      down.map((ride) => [{ from: ride.down?.since, to: null, minutes: ride.down?.minutes, censored: null }]),
     );
     const result = await client.callTool({ name: 'get_park_day', arguments: { park: PARK.slug } });
     const [ten, fortyFive, seventyFive] = down.map((ride) => ride.name);

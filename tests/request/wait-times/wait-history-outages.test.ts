@@ -144,7 +144,9 @@ describe('GET /api/wait-times/history with the recorder’s outage records', () 
       outages: 268,
       scope: 'park',
     });
-    expect(rideNamed(body, 'Star Wars Hyperspace Mountain').outages).toEqual([{ from: T(8), to: null, minutes: 15 }]);
+    expect(rideNamed(body, 'Star Wars Hyperspace Mountain').outages).toEqual([
+      { from: T(8), to: null, minutes: 15, censored: null },
+    ]);
   });
 
   it('says when the odds are pooled from all parks', async () => {
@@ -161,9 +163,22 @@ describe('GET /api/wait-times/history with the recorder’s outage records', () 
     const body = await history();
     const casey = rideNamed(body, 'Casey Jr. – le Petit Train du Cirque');
     expect(casey.down).toBeNull();
-    expect(casey.outages).toEqual([{ from: T(2), to: T(6), minutes: 20 }]);
+    expect(casey.outages).toEqual([{ from: T(2), to: T(6), minutes: 20, censored: null }]);
     expect(rideNamed(body, 'Meet Mickey Mouse').down).toBeNull();
     expect(rideNamed(body, 'Pirate Galleon')).toMatchObject({ down: null, outages: [] });
+  });
+
+  it('serves an outage cut off unseen with why, and does not call its ride down', async () => {
+    await writeRecord('wait-times', dayOutagesKey(PARK.slug, DATE), DayOutagesSchema, {
+      ...OUTAGES,
+      outages: [...OUTAGES.outages, { ride: '17', from: T(7), to: T(9), minutes: 10, censored: 'gap' }],
+    });
+    const casey = rideNamed(await history(), 'Casey Jr. – le Petit Train du Cirque');
+    expect(casey.outages).toEqual([
+      { from: T(2), to: T(6), minutes: 20, censored: null },
+      { from: T(7), to: T(9), minutes: 10, censored: 'gap' },
+    ]);
+    expect(casey.down).toBeNull();
   });
 
   it('reads 4 records per answer (the day, the usual day, the outages, the reopen table) beside the hours', async () => {

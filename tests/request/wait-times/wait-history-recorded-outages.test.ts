@@ -78,7 +78,7 @@ describe('a ride down, from the recorder’s polls to the history', () => {
       outages: 60,
       scope: 'all parks',
     });
-    expect(second.outages).toEqual([{ from: local('10:05:10'), to: null, minutes: 10 }]);
+    expect(second.outages).toEqual([{ from: local('10:05:10'), to: null, minutes: 10, censored: null }]);
     // Closed now, the ride has no outlook and no best time, as before.
     expect(second.bestTime).toBeNull();
 
@@ -89,6 +89,6 @@ describe('a ride down, from the recorder’s polls to the history', () => {
 
     const back = await pollAndRead('10:35:10', false);
     expect(back.down).toBeNull();
-    expect(back.outages).toEqual([{ from: local('10:05:10'), to: local('10:35:10'), minutes: 30 }]);
+    expect(back.outages).toEqual([{ from: local('10:05:10'), to: local('10:35:10'), minutes: 30, censored: null }]);
   });
 });
