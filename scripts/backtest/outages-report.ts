@@ -66,8 +66,12 @@ the horizon, same scope. ${found.reduce((sum, park) => sum + park.holds, 0)} par
   );
   log('');
   log(pooledLine(pooled));
+  const elapsedOnly = scoreOutages(found, { closing: false }).pooled;
+  log(`Without the closing (elapsed time alone): ${pooledLine(elapsedOnly).replace('Outages, pooled: ', '')}.`);
   const ceiling = HORIZONS.map((horizon) => `${two(ceilingOf(pooled, horizon))} at ${horizon} min`).join(', ');
-  log(`Ceiling (an oracle serving each park and elapsed bucket the validation days' own rate): skill ${ceiling}.`);
+  log(
+    `Ceiling of elapsed time alone (an oracle serving each park and bucket the validation days' own rate): skill ${ceiling}.`,
+  );
   const goals = [
     ...HORIZONS.map((horizon) => skillOf(pooled, horizon) >= OUTAGE_GOALS.pooled[horizon]),
     ...[...byPark.values()].flatMap((score) =>

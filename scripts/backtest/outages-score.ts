@@ -1,4 +1,4 @@
-import { bucketFor, REOPEN_HORIZONS, reopenTableOf } from '../../src/wait-times/outages/reopen-odds.ts';
+import { beforeClosing, bucketFor, REOPEN_HORIZONS, reopenTableOf } from '../../src/wait-times/outages/reopen-odds.ts';
 import { durationsOf, type FoundOutage, type ParkOutages, reopenedWithin } from './outages.ts';
 
 /**
@@ -62,8 +62,11 @@ const inDays = (found: readonly FoundOutage[], days: readonly string[]) => {
   return found.filter((item) => set.has(item.day));
 };
 
-/** Every park's score and the pooled one. */
-export function scoreOutages(parks: readonly ParkOutages[]): { byPark: Map<string, Score>; pooled: Score } {
+/** Every park's score and the pooled one; `closing: false` scores the odds without `beforeClosing`. */
+export function scoreOutages(
+  parks: readonly ParkOutages[],
+  { closing = true }: { closing?: boolean } = {},
+): { byPark: Map<string, Score>; pooled: Score } {
   const training = new Map(parks.map((park) => [park.code, inDays(park.found, park.training)]));
   const poolTraining = [...training.values()].flat();
   const poolRates = baseRates(poolTraining);
@@ -71,10 +74,11 @@ export function scoreOutages(parks: readonly ParkOutages[]): { byPark: Map<strin
   const byPark = new Map<string, Score>();
   for (const park of parks) {
     const own = training.get(park.code) ?? [];
-    const table = reopenTableOf(durationsOf(own), durationsOf(poolTraining), 0);
+    // Buckets average over the moments a ride can be seen down: TouringPlans' spacing, not the recorder's 5 minutes.
+    const table = reopenTableOf(durationsOf(own), durationsOf(poolTraining), 0, park.sampleMinutes);
     const rates = { park: baseRates(own), [POOL]: poolRates };
     const score = emptyScore();
-    for (const { outage, moments } of inDays(park.found, park.validation)) {
+    for (const { outage, moments, closesAt } of inDays(park.found, park.validation)) {
       for (const at of moments) {
         const bucket = bucketFor(table, (at - outage.from) / 60_000);
         for (const target of [score, pooled]) target.moments++;
@@ -87,7 +91,8 @@ export function scoreOutages(parks: readonly ParkOutages[]): { byPark: Map<strin
           const outcome = reopenedWithin(outage, at, horizon);
           const reference = rates[bucket.scope][horizon];
           if (outcome === undefined || reference == null) continue;
-          const chance = bucket.reopenWithin[String(horizon) as '15' | '30' | '60'];
+          const odds = closing ? beforeClosing(bucket.reopenWithin, (closesAt - at) / 60_000) : bucket.reopenWithin;
+          const chance = odds[String(horizon) as '15' | '30' | '60'];
           for (const target of [score, pooled]) {
             const sums = target.brier[horizon];
             sums.n++;

@@ -38,6 +38,8 @@ export interface FoundOutage {
   day: string;
   outage: Outage;
   moments: number[];
+  /** The park's closing that day. */
+  closesAt: number;
 }
 
 export interface ParkOutages {
@@ -49,6 +51,8 @@ export interface ParkOutages {
   /** Park days whose hours came from the observations (no `--hours` row). */
   derivedHours: number;
   holds: number;
+  /** The median minutes between a ride's observations on training days (the service's samples are 5 apart). */
+  sampleMinutes: number;
 }
 
 /** The Unix time a park day (from 04:00) ends: 04:00 the next calendar day. */
@@ -106,8 +110,13 @@ export function parkOutagesOf(park: OutagePark, trainShare: number): ParkOutages
   const found: FoundOutage[] = [];
   const closedDays = new Map<string, Record<string, number[]>[]>();
   let [derivedHours, holds] = [0, 0];
-  for (const day of parkDays) {
+  const spacing: number[] = [];
+  for (const [index, day] of parkDays.entries()) {
     const rides = days.get(day) ?? new Map<string, Observation[]>();
+    for (const list of index < trainCount ? rides.values() : []) {
+      for (let at = 1; at < list.length; at++)
+        spacing.push(((list[at]?.at ?? 0) - (list[at - 1]?.at ?? 0)) / MINUTE_MS);
+    }
     const all = [...rides.values()].flat().map((observation) => observation.at);
     // Without published hours the day is the span the rides were posted.
     const known = park.hours?.get(day);
@@ -135,7 +144,7 @@ export function parkOutagesOf(park: OutagePark, trainShare: number): ParkOutages
       for (const outage of outages) {
         const until = outage.to ?? Number.POSITIVE_INFINITY;
         const closed = series.times.filter((at) => at > outage.from && (outage.censored ? at <= until : at < until));
-        found.push({ day, outage, moments: closed.slice(OUTAGE_RULES.closedSamples - 1) });
+        found.push({ day, outage, moments: closed.slice(OUTAGE_RULES.closedSamples - 1), closesAt: hours.closesAt });
       }
       history.push(closedHalfHoursOf(series, { timeZone, hours }));
       closedDays.set(ride, history);
@@ -151,6 +160,7 @@ export function parkOutagesOf(park: OutagePark, trainShare: number): ParkOutages
     found,
     derivedHours,
     holds,
+    sampleMinutes: spacing.sort((a, b) => a - b)[spacing.length >> 1] ?? 5,
   };
 }
 
@@ -160,11 +170,12 @@ export const durationsOf = (found: readonly FoundOutage[]): Duration[] =>
 
 /**
  * Whether a ride seen down at `at` reopened within `horizon` minutes: 1 or 0, or undefined when
- * its outage stopped being watched (censored) before the horizon.
+ * its outage stopped being watched (a gap, the data's end) before the horizon. Still down when the
+ * park closed, it did not reopen for any visitor: 0.
  */
 export function reopenedWithin(outage: Outage, at: number, horizon: number): 0 | 1 | undefined {
   const limit = at + horizon * MINUTE_MS;
   if (outage.to === null) return undefined;
   if (outage.censored === null) return outage.to <= limit ? 1 : 0;
-  return outage.to >= limit ? 0 : undefined;
+  return outage.to >= limit || outage.censored === 'closing' ? 0 : undefined;
 }

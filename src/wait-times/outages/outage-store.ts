@@ -1,5 +1,4 @@
 import { deleteRecords, listKeys, readRecord, writeRecord } from '../../platform/store.ts';
-import { MINUTE_MS } from '../../platform/time-units.ts';
 import { expiredKeys } from '../days-kept.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { dayBoundsOf, daysBefore } from '../local-time.ts';
@@ -81,12 +80,13 @@ export async function recordOutages(
   return { previous, current };
 }
 
-/** An outage still running when its day is over stopped being watched at its last closed sample. */
+/**
+ * An outage still running when its day is over stopped being watched at its last closed sample:
+ * the record's last write, since a running outage rewrites it every poll.
+ */
 function closeDay(record: DayOutages): DayOutages {
   const outages = record.outages.map((outage) =>
-    outage.to === null
-      ? { ...outage, to: outage.from + outage.minutes * MINUTE_MS, censored: 'day-end' as const }
-      : outage,
+    outage.to === null ? { ...outage, to: record.updatedAt, censored: 'day-end' as const } : outage,
   );
   return { ...record, outages };
 }

@@ -23,10 +23,12 @@ const LAST_BUCKET_ENDS = 240;
 export const MIN_RUNNING = 24;
 /** The served odds are rounded to this: finer would claim more than the data knows. */
 const ROUNDING = 0.05;
-/** Minutes between the moments a bucket averages over (the recorder samples every 5). */
-const STEP_MINUTES = 5;
-/** No ride is seen down sooner: an outage shows at its second closed sample, 2 polls after the last open one. */
-export const FIRST_SEEN_MINUTES = 10;
+/**
+ * Minutes between samples: a bucket averages over the moments a ride can be seen down, every
+ * sample from the second closed one (2 samples after the last open one). The recorder polls every
+ * 5 minutes; the backtest gives TouringPlans' own spacing.
+ */
+export const SAMPLE_MINUTES = 5;
 /** The table is built from the outages of this many last days. */
 export const ODDS_WINDOW_DAYS = 90;
 
@@ -89,11 +91,12 @@ export const runningAt = (durations: readonly Duration[], minutes: number): numb
  * the share still down then (a ride is seen down at elapsed T about as often as S(T)), so that it
  * fits a ride down anywhere in the bucket, not only at its start.
  */
-export function bucketChance(curve: Survival, bucket: number, horizon: number): number | null {
+export function bucketChance(curve: Survival, bucket: number, horizon: number, step = SAMPLE_MINUTES): number | null {
   const index = ELAPSED_BUCKETS.indexOf(bucket as (typeof ELAPSED_BUCKETS)[number]);
   const until = ELAPSED_BUCKETS[index + 1] ?? LAST_BUCKET_ENDS;
   let [ended, weight] = [0, 0];
-  for (let elapsed = Math.max(bucket, FIRST_SEEN_MINUTES); elapsed < until; elapsed += STEP_MINUTES) {
+  const first = Math.max(2 * step, step * Math.ceil(bucket / step));
+  for (let elapsed = first; elapsed < until; elapsed += step) {
     const now = survivalAt(curve, elapsed);
     ended += now - survivalAt(curve, elapsed + horizon);
     weight += now;
@@ -104,8 +107,8 @@ export function bucketChance(curve: Survival, bucket: number, horizon: number): 
 const rounded = (chance: number) => Math.min(1, Math.max(0, Math.round(chance / ROUNDING) * ROUNDING));
 
 /** The rounded odds at every horizon for a bucket, or null when any is unknown. */
-function oddsOf(curve: Survival, bucket: number): ReopenWithin | null {
-  const [a, b, c] = REOPEN_HORIZONS.map((horizon) => bucketChance(curve, bucket, horizon));
+function oddsOf(curve: Survival, bucket: number, step: number): ReopenWithin | null {
+  const [a, b, c] = REOPEN_HORIZONS.map((horizon) => bucketChance(curve, bucket, horizon, step));
   if (a == null || b == null || c == null) return null;
   // Two decimals: 0.15000000000000002 would read badly in the JSON.
   const fix = (chance: number) => Number(rounded(chance).toFixed(2));
@@ -117,16 +120,47 @@ function oddsOf(curve: Survival, bucket: number): ReopenWithin | null {
  * outages were still running at the bucket's start, else the pool of all parks (its own included),
  * else null with what the pool had. Never throws: no data gives null odds.
  */
-export function reopenTableOf(park: readonly Duration[], pool: readonly Duration[], builtAt: number): ReopenTable {
+export function reopenTableOf(
+  park: readonly Duration[],
+  pool: readonly Duration[],
+  builtAt: number,
+  step = SAMPLE_MINUTES,
+): ReopenTable {
   const curves = { park: survivalOf(park), pool: survivalOf(pool) };
   const buckets: ReopenBucket[] = ELAPSED_BUCKETS.map((elapsed) => {
     const own = runningAt(park, elapsed);
-    if (own >= MIN_RUNNING) return { elapsed, reopenWithin: oddsOf(curves.park, elapsed), outages: own, scope: 'park' };
+    if (own >= MIN_RUNNING)
+      return { elapsed, reopenWithin: oddsOf(curves.park, elapsed, step), outages: own, scope: 'park' };
     const pooled = runningAt(pool, elapsed);
-    const reopenWithin = pooled >= MIN_RUNNING ? oddsOf(curves.pool, elapsed) : null;
+    const reopenWithin = pooled >= MIN_RUNNING ? oddsOf(curves.pool, elapsed, step) : null;
     return { elapsed, reopenWithin, outages: pooled, scope: 'all parks' };
   });
   return { version: 1, builtAt, buckets };
+}
+
+/**
+ * The odds for a ride down now with the park closing in `minutesToClosing`: a ride does not reopen
+ * for visitors after the park closes, so the chance within a horizon past closing is the chance
+ * within the time left, read off the served horizons by straight lines from (0, 0). Unchanged when
+ * the closing is an hour away or more, or unknown.
+ */
+export function beforeClosing(odds: ReopenWithin, minutesToClosing: number | null): ReopenWithin {
+  if (minutesToClosing === null || !(minutesToClosing < 60)) return odds;
+  const points: [number, number][] = [
+    [0, 0],
+    [15, odds['15']],
+    [30, odds['30']],
+    [60, odds['60']],
+  ];
+  const at = (minutes: number) => {
+    const left = Math.max(0, Math.min(minutes, minutesToClosing));
+    const upper = points.findIndex(([horizon]) => horizon >= left);
+    const [x0, y0] = points[Math.max(0, upper - 1)] ?? [0, 0];
+    const [x1, y1] = points[upper] ?? [0, 0];
+    const chance = x1 === x0 ? y1 : y0 + ((y1 - y0) * (left - x0)) / (x1 - x0);
+    return Number(rounded(chance).toFixed(2));
+  };
+  return { '15': at(15), '30': at(30), '60': at(60) };
 }
 
 /** The bucket for a ride down `minutes` so far: the last one starting at or before it; null before the first. */

@@ -128,7 +128,7 @@ describe('the recorder’s outages', () => {
     });
   }, 300_000);
 
-  it('closes the day before on a day’s first poll: an outage running at midnight ends censored, and joins the basis', async () => {
+  it('closes the day before on a day’s first poll: an outage running at midnight ends censored, and joins the basis, rebuilt whole when damaged', async () => {
     const late = onlyOpen(PARIS, localTime(PARIS, '2026-08-13T09:00:00'), localTime(PARIS, '2026-08-14T02:00:00'));
     const lateAt = (clock: string) => localTime(PARIS, clock);
     for (const [clock, closed] of [
@@ -139,7 +139,12 @@ describe('the recorder’s outages', () => {
     ] as const) {
       upstream.payloads[PARIS.queueTimesId] = closing(closed);
       at(lateAt(clock));
-      await runRecordWaitsJob({ hoursOf: late });
+      // A damaged basis before the new day's first poll: rebuilt from the records, no error.
+      if (clock.startsWith('2026-08-14')) {
+        await getStore({ name: 'wait-times', consistency: 'strong' }).set(outageBasisKey(PARIS.slug), 'not json');
+      }
+      const run = await runRecordWaitsJob({ hoursOf: late });
+      expect(run.parks?.failed).toEqual([]);
     }
     expect((await readDayOutages(PARIS.slug, '2026-08-13'))?.outages).toEqual([
       {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ReopenTableSchema } from '../../../src/wait-times/outages/outage-schemas.ts';
 import {
+  beforeClosing,
   bucketFor,
   type Duration,
   MIN_RUNNING,
@@ -80,5 +81,21 @@ describe('reopenTableOf: per park, the pool where the park has too few', () => {
     expect(bucketFor(table, 10)?.elapsed).toBe(5);
     expect(bucketFor(table, 45)?.elapsed).toBe(30);
     expect(bucketFor(table, 500)?.elapsed).toBe(120);
+  });
+});
+
+describe('beforeClosing: no reopening after the park closes', () => {
+  const odds = { '15': 0.2, '30': 0.4, '60': 0.6 };
+  it.each([
+    { minutesToClosing: null, expected: odds },
+    { minutesToClosing: 90, expected: odds },
+    // 45 minutes left: within 60 is within 45, halfway from 30 to 60.
+    { minutesToClosing: 45, expected: { '15': 0.2, '30': 0.4, '60': 0.5 } },
+    // 15 minutes left: every horizon is the 15-minute chance.
+    { minutesToClosing: 15, expected: { '15': 0.2, '30': 0.2, '60': 0.2 } },
+    { minutesToClosing: 0, expected: { '15': 0, '30': 0, '60': 0 } },
+    { minutesToClosing: -10, expected: { '15': 0, '30': 0, '60': 0 } },
+  ])('with $minutesToClosing minutes to closing', ({ minutesToClosing, expected }) => {
+    expect(beforeClosing(odds, minutesToClosing)).toEqual(expected);
   });
 });
