@@ -90,7 +90,10 @@ export function waitHistoryBody(
       const list = outagesOf.get(id) ?? [];
       // Down only while closed at the newest sample: an outage the record still shows running on a
       // ride open since is a write the record missed.
-      const down = wait === null && updatedAt !== null ? downOf(list, reopen, updatedAt) : null;
+      const down =
+        wait === null && updatedAt !== null
+          ? downOf(list, reopen, { asOf: updatedAt, closesAt: hours?.closesAt ?? null })
+          : null;
       return {
         ...ride,
         usual: usualWaits(profile, id),

@@ -9,6 +9,7 @@ import {
   type ReopenWithin,
   reopenTableKey,
 } from './outage-schemas.ts';
+import { beforeClosing, bucketFor } from './reopen-odds.ts';
 
 // The read side of down rides (docs/wait-history.md#down-rides-what-the-history-serves): the two
 // records the recorder writes, read by GET /api/wait-times/history and the MCP tools, and what each
@@ -50,37 +51,34 @@ export function outagesByRide(record: DayOutages | null): Map<string, Outage[]> 
 
 export const servedOutage = ({ from, to, minutes, censored }: Outage): RideOutage => ({ from, to, minutes, censored });
 
-/**
- * The bucket that answers for a ride down `minutes` so far: the one with the largest `elapsed` at or
- * below it. Each bucket's odds are conditional on an outage having lasted `elapsed` minutes (the
- * outages still running then); the largest one the ride has reached conditions on the most we know,
- * and never on a longer outage than the ride has had, which would lean towards long outages. Null
- * below the first bucket (no odds rest on so short an outage).
- */
-export function bucketFor(table: ReopenTable | null, minutes: number): ReopenBucket | null {
-  let chosen: ReopenBucket | null = null;
-  for (const bucket of table?.buckets ?? []) {
-    if (bucket.elapsed <= minutes && (chosen === null || bucket.elapsed > chosen.elapsed)) chosen = bucket;
-  }
-  return chosen;
+/** What `down` is read against: the day's newest sample, and the park's closing today (null: unknown). */
+export interface DownMoment {
+  asOf: number;
+  closesAt: number | null;
 }
 
 /**
  * The ride's `down` from its outages today: its ongoing one (`to` null, the latest if several),
  * with the minutes from its start to `asOf` (the newest sample of the day: the stored count lags
- * when the outage record missed a write the day got) and the odds of its bucket; null when none is
- * ongoing. The caller checks that the ride is closed at the newest sample: an ongoing outage of a
- * ride open since is a record that missed its last write.
+ * when the outage record missed a write the day got), and the odds of its bucket. The bucket is the
+ * one with the largest `elapsed` at or below the minutes down (`bucketFor`): each bucket's odds are
+ * for outages that have lasted at least its `elapsed`, so the largest one the ride has reached uses
+ * the most that is known, and a longer one would assume an outage the ride has not had (leaning
+ * towards long ones). Within the last hour before closing the odds are cut to the time left
+ * (`beforeClosing`: no ride reopens for visitors after closing). Null when none is ongoing. The
+ * caller checks that the ride is closed at the newest sample: an ongoing outage of a ride open
+ * since is a record that missed its last write.
  */
-export function downOf(outages: readonly Outage[], table: ReopenTable | null, asOf: number): RideDown | null {
+export function downOf(outages: readonly Outage[], table: ReopenTable | null, moment: DownMoment): RideDown | null {
   const ongoing = outages.findLast((outage) => outage.to === null);
   if (!ongoing) return null;
-  const minutes = Math.max(ongoing.minutes, Math.floor((asOf - ongoing.from) / MINUTE_MS));
-  const bucket = bucketFor(table, minutes);
+  const minutes = Math.max(ongoing.minutes, Math.floor((moment.asOf - ongoing.from) / MINUTE_MS));
+  const bucket = table && bucketFor(table, minutes);
+  const minutesToClosing = moment.closesAt === null ? null : (moment.closesAt - moment.asOf) / MINUTE_MS;
   return {
     since: ongoing.from,
     minutes,
-    reopenWithin: bucket?.reopenWithin ?? null,
+    reopenWithin: bucket?.reopenWithin ? beforeClosing(bucket.reopenWithin, minutesToClosing) : null,
     outages: bucket?.outages ?? 0,
     scope: bucket?.scope ?? null,
   };

@@ -7,6 +7,9 @@ import { deleteRecords, resetBlobsCooldown, writeRecord } from '../../../src/pla
 import * as z from '../../../src/platform/zod-mini.ts';
 import { getWaitHistory } from '../../../src/wait-times/day/history.ts';
 import { type DayRecord, DayRecordSchema, WaitHistorySchema } from '../../../src/wait-times/day/history-schemas.ts';
+import { resetParkHoursMemory } from '../../../src/wait-times/hours/park-hours.ts';
+import { StoredScheduleSchema } from '../../../src/wait-times/hours/park-hours-schemas.ts';
+import { scheduleRowsOf } from '../../../src/wait-times/hours/themeparks-wiki.ts';
 import {
   type DayOutages,
   DayOutagesSchema,
@@ -204,6 +207,31 @@ describe('GET /api/wait-times/history with the recorder’s outage records', () 
     await writeRecord('wait-times', reopenTableKey(PARK.slug), ReopenTableSchema, TABLE);
     failing.add(reopenTableKey(PARK.slug));
     expect(rideNamed(await history(), 'Star Wars Hyperspace Mountain').down).toEqual(withoutOdds);
+  });
+
+  it('cuts the odds to the time left when the park closes within the hour', async () => {
+    // SYNTHETIC hours closing at 11:20, 20 minutes after the newest sample, stored as a fresh fetch.
+    const schedule = {
+      schedule: [
+        { date: DATE, type: 'OPERATING', openingTime: `${DATE}T09:00:00+02:00`, closingTime: `${DATE}T11:20:00+02:00` },
+      ],
+    };
+    const rows = scheduleRowsOf(schedule, 'test schedule');
+    await writeRecord('wait-times', `hours/${PARK.slug}`, StoredScheduleSchema, { fetchedAt: NOW, rows });
+    resetParkHoursMemory();
+    try {
+      const body = await history();
+      expect(body.hours?.closesAt).toBe(T(12) + 20 * MINUTE);
+      // The 15-minute bucket's 30 %, 45 %, 60 %: within 20 minutes at most, read off the 15 and 30.
+      expect(rideNamed(body, 'Star Wars Hyperspace Mountain').down?.reopenWithin).toEqual({
+        '15': 0.3,
+        '30': 0.35,
+        '60': 0.35,
+      });
+    } finally {
+      await deleteRecords('wait-times', [`hours/${PARK.slug}`]);
+      resetParkHoursMemory();
+    }
   });
 
   it('says no odds plainly where the bucket has none (too few outages), with what it rests on', async () => {
