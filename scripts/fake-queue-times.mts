@@ -63,9 +63,29 @@ export function movingWaits(payload: unknown, now: number, parkId: number, crowd
   };
 }
 
-/** With `moving`, waits follow `movingWaits` (the demo, the soak). */
+/** The payload with these rides (queue-times ids) closed, as a ride down reports. */
+export function withClosedRides(payload: unknown, rides: readonly number[]): unknown {
+  const close = (ride: RideLike): RideLike =>
+    rides.includes(ride.id) ? { ...ride, wait_time: 0, is_open: false } : ride;
+  const park = payload as { lands: { rides: RideLike[] }[]; rides: RideLike[] };
+  return {
+    ...park,
+    lands: park.lands.map((land) => ({ ...land, rides: land.rides.map(close) })),
+    rides: park.rides.map(close),
+  };
+}
+
+/**
+ * With `moving`, waits follow `movingWaits` (the demo, the soak); `closed` keeps rides closed by
+ * queue-times park id (rides down in the browser tests), through every reset.
+ */
 export function startFakeQueueTimes(
-  options: { moving?: boolean; crowd?: number; port?: number } = {},
+  options: {
+    moving?: boolean;
+    crowd?: number;
+    port?: number;
+    closed?: Readonly<Record<number, readonly number[]>>;
+  } = {},
 ): Promise<FakeQueueTimes> {
   return startFake(
     (): QueueTimesState => ({ payloads: {}, schedules: {}, faults: {} }),
@@ -80,7 +100,9 @@ export function startFakeQueueTimes(
       if (!parkId) return [404, '<h1>Not found</h1>', HTML];
       if (fake.faults[parkId]) return fake.faults[parkId];
       const payload = fake.payloads[parkId] ?? recordedPayload(parkId);
-      return [200, JSON.stringify(options.moving ? movingWaits(payload, Date.now(), parkId, options.crowd) : payload)];
+      const moved = options.moving ? movingWaits(payload, Date.now(), parkId, options.crowd) : payload;
+      const closed = options.closed?.[parkId];
+      return [200, JSON.stringify(closed ? withClosedRides(moved, closed) : moved)];
     },
     options.port,
   );

@@ -58,7 +58,7 @@ const pathsOf = (examples?: {
 let historyExample: Promise<WaitHistory> | undefined;
 
 /** The description's title and version. */
-const INFO = { title: 'site-api', version: '1.5.0' } as const;
+const INFO = { title: 'site-api', version: '1.6.0' } as const;
 
 /**
  * What the API catalog needs of the description (title, version, paths), for a live request: without

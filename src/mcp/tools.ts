@@ -6,7 +6,12 @@ import * as z from '../platform/zod-mini.ts';
 import { getAccuracy } from '../wait-times/accuracy/accuracy.ts';
 import { type AccuracyRow, AccuracySchema } from '../wait-times/accuracy/accuracy-schemas.ts';
 import { getWaitHistory } from '../wait-times/day/history.ts';
-import { BestTimeSchema, WaitHistorySchema } from '../wait-times/day/history-schemas.ts';
+import {
+  BestTimeSchema,
+  RideDownSchema,
+  RideOutageSchema,
+  WaitHistorySchema,
+} from '../wait-times/day/history-schemas.ts';
 import { EVENT_TYPES, type ParkEvent, ParkEventSchema } from '../wait-times/events/event-schemas.ts';
 import { readRecentEvents } from '../wait-times/events/event-store.ts';
 import { eventTitle, parkClock } from '../wait-times/events/event-text.ts';
@@ -15,6 +20,7 @@ import { getParkList } from '../wait-times/hours/park-list.ts';
 import { getWaitTimes } from '../wait-times/live/live-waits.ts';
 import { PARK_SLUGS, PARKS } from '../wait-times/parks.ts';
 import { RideSchema, WaitTimesSchema } from '../wait-times/wait-times-schemas.ts';
+import { downBrief, downNote } from './down-note.ts';
 import { matchName } from './name-match.ts';
 
 // The MCP tools: each answers from the same cached code as the GET endpoint it mirrors (so the same one
@@ -113,6 +119,16 @@ const WhenToRideSchema = {
   updatedAt: WaitTimesSchema.shape.updatedAt,
   ride: RideSchema,
   bestTime: z.nullable(BestTimeSchema).check(z.describe(BEST_TIME)),
+  down: z
+    .nullable(RideDownSchema)
+    .check(
+      z.describe(
+        'The ride is down now (as `down` in GET /api/wait-times/history): since when, and the chance it reopens within 15, 30 and 60 more minutes from recorded outages; null when it is not down (open, closed for the day, or nothing recorded).',
+      ),
+    ),
+  outages: z
+    .array(RideOutageSchema)
+    .check(z.describe("The ride's outages today, in order (as `outages` in GET /api/wait-times/history).")),
   closesAt: z
     .nullable(WaitTimesSchema.shape.updatedAt)
     .check(z.describe("Unix ms of the park's public closing today (its published hours); null when unknown.")),
@@ -127,7 +143,7 @@ const WhenToRideSchema = {
     .string()
     .check(
       z.describe(
-        'What the answer rests on, in words, with the best time and the closing time in park time, and how good the forecasts here have been.',
+        'What the answer rests on, in words, with the best time and the closing time in park time, how long the ride has been down and its odds of reopening when it is, and how good the forecasts here have been.',
       ),
     ),
   source: WaitTimesSchema.shape.source,
@@ -170,7 +186,7 @@ export function toolDefinitions(later?: AfterAnswer) {
     },
     get_park_day: {
       description:
-        "Today at a park against a usual day: its published hours, the crowd level, and every ride's waits so far with its usual wait per half hour (as GET /api/wait-times/history).",
+        "Today at a park against a usual day: its published hours, the crowd level, every ride's waits so far with its usual wait per half hour, its outages today and, for a ride down now, its odds of reopening (as GET /api/wait-times/history).",
       inputSchema: parkInput,
       outputSchema: { ...WaitHistorySchema.shape, parkName, credit, hoursCredit },
       run: async ({ park: query }: { park: string }): Promise<CallToolResult> => {
@@ -182,13 +198,17 @@ export function toolDefinitions(later?: AfterAnswer) {
             ? `not known yet (${comparisons} comparisons so far)`
             : `${level} (waits at ${Math.round((ratio ?? 1) * 100)} % of usual)`;
         const hours = hoursPhrase(body.hours, park.timezone, Date.now());
-        const text = `${park.name} on ${body.date}: ${hours}; crowd ${crowd}; ${body.times.length} samples of ${body.rides.length} rides so far.\n${CREDIT}\n${HOURS_CREDIT}`;
+        const down = body.rides.flatMap((ride) => (ride.down ? [downBrief(ride.name, ride.down)] : []));
+        const downLine = down.length
+          ? `\nDown now: ${down.join(', ')}; odds from recorded outages, not a promise.`
+          : '';
+        const text = `${park.name} on ${body.date}: ${hours}; crowd ${crowd}; ${body.times.length} samples of ${body.rides.length} rides so far.${downLine}\n${CREDIT}\n${HOURS_CREDIT}`;
         return answer({ ...body, parkName: park.name, credit: CREDIT, hoursCredit: HOURS_CREDIT }, text);
       },
     },
     when_to_ride: {
       description:
-        "When to ride one ride today: its posted wait now, trend, forecast 30 minutes ahead, the best time still ahead today from its rest-of-day outlook, and the park's closing time. Rides are matched by name as forgivingly as parks.",
+        "When to ride one ride today: its posted wait now, trend, forecast 30 minutes ahead, the best time still ahead today from its rest-of-day outlook, and the park's closing time; for a ride down now, since when and its odds of reopening within 15, 30 and 60 minutes. Rides are matched by name as forgivingly as parks.",
       inputSchema: { ...parkInput, ride: typedName(200, 'The ride name') },
       outputSchema: WhenToRideSchema,
       run: async ({ park: parkQuery, ride: rideQuery }: { park: string; ride: string }): Promise<CallToolResult> => {
@@ -199,7 +219,10 @@ export function toolDefinitions(later?: AfterAnswer) {
           skillAt30(park),
         ]);
         const ride = find(`ride at ${park.name}`, rideQuery, body.rides, (ride) => [ride.name]);
-        const outlookBest = day.rides.find((entry) => entry.name === ride.name)?.bestTime ?? null;
+        const ofDay = day.rides.find((entry) => entry.name === ride.name);
+        const outlookBest = ofDay?.bestTime ?? null;
+        // Down only while the live waits agree it is closed (the day may be a sample behind).
+        const down = ride.open ? null : (ofDay?.down ?? null);
         // Advice never points past closing.
         const closesAt = day.hours?.closesAt ?? null;
         const bestTime = outlookBest && closesAt !== null && outlookBest.at >= closesAt ? null : outlookBest;
@@ -207,7 +230,10 @@ export function toolDefinitions(later?: AfterAnswer) {
           forecastSkill === null
             ? 'Too few forecasts graded here yet to say how good they are.'
             : `Over the last 28 days the 30-minute forecasts here were ${skillPhrase(forecastSkill)}.`;
-        const note = `${bestTimeNote(ride, bestTime, park.timezone)} ${closingNote(day.hours, park.timezone)} ${skill}`;
+        const now = down
+          ? `${downNote(down, (at) => clock(at, park.timezone))} No best time while it is down.`
+          : bestTimeNote(ride, bestTime, park.timezone);
+        const note = `${now} ${closingNote(day.hours, park.timezone)} ${skill}`;
         const text = `${rideLine(ride)} (${park.name}, ${clock(body.updatedAt, park.timezone)} park time). ${note}\n${CREDIT}\n${HOURS_CREDIT}`;
         const structured = {
           park: park.slug,
@@ -215,6 +241,8 @@ export function toolDefinitions(later?: AfterAnswer) {
           updatedAt: body.updatedAt,
           ride,
           bestTime,
+          down,
+          outages: ofDay?.outages ?? [],
           closesAt,
           forecastSkill,
         };

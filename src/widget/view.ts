@@ -3,6 +3,7 @@ import type { AccuracyRow } from '../wait-times/accuracy/accuracy-schemas.ts';
 import type { Ride, Trend } from '../wait-times/wait-times-schemas.ts';
 import { accuracyText, rowSpoken, WINDOW } from './accuracy-line.ts';
 import { bestAhead, chartPaths, type DayView, known, parkSeries, type Series } from './chart-math.ts';
+import { downOf, downText } from './down-line.ts';
 import { clockIn, type HoursLine } from './park-hours-line.ts';
 
 type Child = Node | string | null | undefined | false;
@@ -42,11 +43,14 @@ const TRENDS: Record<Trend, [string, string]> = { up: ['↑', 'rising'], down: [
 export function row(ride: Ride, view: DayView | null): HTMLTableRowElement {
   const trend = Object.hasOwn(TRENDS, ride.trend) ? ride.trend : 'flat';
   const [arrow, word] = TRENDS[trend];
+  // Down, not merely closed, while the day says an outage is running and the live data agrees.
+  const down = ride.open ? null : downOf(view?.byName.get(ride.name));
+  const part = ride.open ? 'row' : down ? 'row closed-row down-row' : 'row closed-row';
   return h(
     'tr',
-    { part: ride.open ? 'row' : 'row closed-row', class: ride.open ? null : 'closed' },
-    h('th', { scope: 'row' }, ride.name),
-    h('td', { class: 'num' }, ride.open ? minutes(ride.wait) : 'Closed'),
+    { part, class: ride.open ? null : 'closed' },
+    h('th', { scope: 'row' }, ride.name, down && h('span', { class: 'outage', part: 'outage' }, downText(down))),
+    h('td', { class: 'num' }, ride.open ? minutes(ride.wait) : down ? 'Down' : 'Closed'),
     ride.open ? h('td', { class: `trend ${trend}` }, symbol(arrow), hidden(word)) : noneCell('trend', 'none'),
     ride.open && known(ride.forecast)
       ? h('td', { class: 'num' }, minutes(ride.forecast))

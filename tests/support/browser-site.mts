@@ -5,6 +5,7 @@ import path from 'node:path';
 import { syntheticSchedule } from '../../scripts/fake-park-hours.mts';
 import { recordedPayload, startFakeQueueTimes } from '../../scripts/fake-queue-times.mts';
 import { seedParkHistory } from '../../scripts/seed-history.mts';
+import { ridesToTakeDown, seedOutages } from '../../scripts/seed-outages.mts';
 import { startBlobsServer } from '../../server/blobs.mts';
 import { writeRecord } from '../../src/platform/store.ts';
 import { type HorizonSums, ParkDayGradesSchema } from '../../src/wait-times/accuracy/accuracy-schemas.ts';
@@ -38,7 +39,13 @@ const SEEDED_SKILL = { 30: 0.12, 60: -0.05, 120: 0.3 } as const;
  * page that embeds the widget with one script tag.
  */
 
-const upstream = await startFakeQueueTimes({ port: UPSTREAM_PORT });
+/** SYNTHETIC rides down at the park with a day: closed upstream, and their outages seeded. */
+const DOWN_RIDES = ridesToTakeDown(PARK_WITH_DAY);
+const withDay = findPark(PARK_WITH_DAY);
+const upstream = await startFakeQueueTimes({
+  port: UPSTREAM_PORT,
+  closed: withDay ? { [withDay.queueTimesId]: DOWN_RIDES } : {},
+});
 const dataDir = await mkdtemp(path.join(tmpdir(), 'site-api-browser-'));
 await seedHistory(dataDir, PARK_WITH_HISTORY);
 
@@ -96,6 +103,7 @@ async function seedHistory(dataDir: string, slug: string): Promise<void> {
     park.timezone,
   );
   await seedParkHistory(PARK_WITH_DAY, Date.now(), SEEDED_CROWD);
+  if (!(await seedOutages(PARK_WITH_DAY, DOWN_RIDES, Date.now()))) throw new Error('no day to seed outages into');
   await seedClosingBeforeMidnight(PARK_WITH_DAY);
   await seedGrades(PARK_WITH_DAY, GRADED_DAYS);
   await seedGrades(slug, [{ 30: 25, 60: 20, 120: 10 }]);

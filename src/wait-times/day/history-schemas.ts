@@ -1,6 +1,7 @@
 import * as z from '../../platform/zod-mini.ts';
 import { BUCKETS_PER_DAY } from '../forecast/wait-profile-schemas.ts';
 import { ParkHoursSchema } from '../hours/park-hours-schemas.ts';
+import { CensorSchema, OutageSchema, ReopenBucketSchema, ReopenWithinSchema } from '../outages/outage-schemas.ts';
 import { minutes } from '../park-snapshot-schemas.ts';
 import { PARK_SLUGS } from '../parks.ts';
 import { MAX_WAIT_MINUTES, SourceSchema } from '../wait-times-schemas.ts';
@@ -89,6 +90,67 @@ export const BestTimeSchema = z
     }),
   );
 
+export const RideOutageSchema = z
+  .strictObject({
+    from: OutageSchema.shape.from.check(
+      z.describe('Unix ms of the last sample the ride was open before it went down.'),
+    ),
+    to: OutageSchema.shape.to.check(
+      z.describe(
+        'Unix ms of the first sample it was open again; with `censored` set, of the last sample it was seen closed before watching stopped; null while it is still down.',
+      ),
+    ),
+    minutes: OutageSchema.shape.minutes.check(
+      z.describe('How long it was down, in minutes, from `from` to `to` (so far, while `to` is null).'),
+    ),
+    censored: z
+      .nullable(CensorSchema)
+      .check(
+        z.describe(
+          "Why watching stopped before the ride was seen open again: `closing` (the park's closing), `gap` (no sample for over 15 minutes), `day-end` (local midnight); null when it reopened or is still down.",
+        ),
+      ),
+  })
+  .check(
+    z.meta({
+      id: 'RideOutage',
+      description:
+        'One outage of the ride today: closed for at least two samples in a row while the park was open, after being open earlier in the day. Not an outage: a park hold (5 or more rides closing in one sample), the last 30 minutes before closing, a closure at the same half hour on most recent days (docs/outages.md).',
+    }),
+  );
+
+export const RideDownSchema = z
+  .strictObject({
+    since: z.unixMs().check(z.describe('Unix ms the outage started: the last sample the ride was open.')),
+    minutes: minutes.check(z.describe('Minutes down so far, up to the newest sample of the day (`updatedAt`).')),
+    reopenWithin: z
+      .nullable(ReopenWithinSchema)
+      .check(
+        z.describe(
+          'The chance, 0 to 1 rounded to 5 %, that a ride down this long reopens within 15, 30 and 60 more minutes: a Kaplan–Meier estimate over the recorded outages, made for rides down about 5, 15, 30, 60 and 120 minutes: the longest of those the ride has reached answers; within the last hour before the park closes, only the time left counts. Null when there are too few outages to say, or no odds could be read: never a guess. An estimate, not a promise.',
+        ),
+      ),
+    outages: ReopenBucketSchema.shape.outages.check(
+      z.describe(
+        'How many recorded outages the odds rest on (or, with `reopenWithin` null, were too few); 0 when no odds could be read.',
+      ),
+    ),
+    scope: z
+      .nullable(ReopenBucketSchema.shape.scope)
+      .check(
+        z.describe(
+          "Whose outages: `park` (this park's), `all parks` (pooled, where this park has fewer than 24 outages that lasted this long); null when no odds table could be read or the ride has been down less than the shortest bucket.",
+        ),
+      ),
+  })
+  .check(
+    z.meta({
+      id: 'RideDown',
+      description:
+        'The ride is down now: an outage (see RideOutage) still running at the newest sample, with its odds of reopening soon.',
+    }),
+  );
+
 export const RideDaySchema = z
   .strictObject({
     name: z.string().check(z.describe('Ride name as the provider spells it (as in GET /api/wait-times).')),
@@ -122,6 +184,16 @@ export const RideDaySchema = z
           'When to ride: the lowest expected wait still ahead today, before closing; null when the whole `outlook` is null or empty (after closing: closed for the day).',
         ),
       ),
+    down: z
+      .nullable(RideDownSchema)
+      .check(
+        z.describe(
+          'The ride is down now (an outage still running at the newest sample, the ride closed then), with its odds of reopening; null otherwise (open, closed for the night, or nothing recorded).',
+        ),
+      ),
+    outages: z
+      .array(RideOutageSchema)
+      .check(z.describe("The ride's outages today, in order; the last has `to: null` while it is down.")),
   })
   .check(z.meta({ id: 'RideDay' }));
 
@@ -168,4 +240,6 @@ export type DayRecord = z.output<typeof DayRecordSchema>;
 export type CrowdLevel = z.output<typeof CrowdLevelSchema>;
 export type RideDay = z.output<typeof RideDaySchema>;
 export type BestTime = z.output<typeof BestTimeSchema>;
+export type RideDown = z.output<typeof RideDownSchema>;
+export type RideOutage = z.output<typeof RideOutageSchema>;
 export type WaitHistory = z.output<typeof WaitHistorySchema>;

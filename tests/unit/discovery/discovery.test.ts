@@ -54,7 +54,7 @@ describe('the API catalog (RFC 9727)', () => {
             {
               href: `${SITE}/docs/openapi.json`,
               type: 'application/json',
-              title: 'OpenAPI 1.5.0 description of site-api',
+              title: 'OpenAPI 1.6.0 description of site-api',
             },
           ],
           'service-doc': [{ href: `${SITE}/docs/api/`, type: 'text/html', title: 'API reference' }],
@@ -167,6 +167,19 @@ describe('Agent Skills', () => {
     expect(markdown).toMatch(/never\nsuggest a time at or after `hours.closesAt`/);
     expect(markdown).toContain('**Park hours: ThemeParks.wiki**');
     expect(markdown).toMatch(/`when_to_ride\(park, ride\)`\n\(now, [^)]*the closing time\)/);
+  });
+
+  it('park-wait-times teaches rides down: the fields, the odds and their limits', () => {
+    const markdown = renderSkill('park-wait-times', SITE);
+    expect(markdown).toContain('## Is a ride down? Will it reopen soon?');
+    expect(markdown).toMatch(/`rides\[\]\.down`: `null` unless the ride is down now/);
+    expect(markdown).toContain('Kaplan–Meier');
+    expect(markdown).toMatch(/falling back\nto all parks pooled/);
+    expect(markdown).toMatch(/rounded\nto 5 %/);
+    expect(markdown).toMatch(/It is\nnot a promise/);
+    expect(markdown).toMatch(
+      /`reopenWithin` is `null`, say there are too few recorded outages to give odds; never invent a\nfigure/,
+    );
   });
 
   it('shows a real answer in the skill, valid JSON shortened to three rides', () => {

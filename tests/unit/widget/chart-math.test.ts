@@ -18,7 +18,11 @@ const at = (hours: number, minutes = 0) => MIDNIGHT + (hours * 60 + minutes) * M
 /** The 48 half hours of a usual day, with the given ones known. */
 const usualDay = (known: Record<number, number> = {}) => Array.from({ length: 48 }, (_, i) => known[i] ?? null);
 
-function history(times: number[], rides: RideDay[], outlookTimes: number[] = []): WaitHistory {
+/** Rides as the charts read them: no outage, none down (the down line has its own tests). */
+type ChartRide = Omit<RideDay, 'down' | 'outages'>;
+
+function history(times: number[], chartRides: ChartRide[], outlookTimes: number[] = []): WaitHistory {
+  const rides = chartRides.map((ride) => ({ ...ride, down: null, outages: [] }));
   return {
     park: 'epcot',
     date: '2026-07-04',

@@ -119,7 +119,7 @@ describe('the feeds in the OpenAPI document', () => {
         type,
       ]);
     }
-    expect(document.info.version).toBe('1.5.0');
+    expect(document.info.version).toBe('1.6.0');
   });
 
   it('takes its examples from the real rules and feeds: a valid JSON Feed and an Atom feedparser reads', async () => {
