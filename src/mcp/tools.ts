@@ -12,51 +12,30 @@ import {
   RideOutageSchema,
   WaitHistorySchema,
 } from '../wait-times/day/history-schemas.ts';
-import { EVENT_TYPES, type ParkEvent, ParkEventSchema } from '../wait-times/events/event-schemas.ts';
-import { readRecentEvents } from '../wait-times/events/event-store.ts';
-import { eventTitle, parkClock } from '../wait-times/events/event-text.ts';
 import { type ParkHours, ParkListSchema } from '../wait-times/hours/park-hours-schemas.ts';
 import { getParkList } from '../wait-times/hours/park-list.ts';
 import { getWaitTimes } from '../wait-times/live/live-waits.ts';
-import { PARK_SLUGS, PARKS } from '../wait-times/parks.ts';
+import { PARK_SLUGS, type PARKS } from '../wait-times/parks.ts';
 import { RideSchema, WaitTimesSchema } from '../wait-times/wait-times-schemas.ts';
 import { downBrief, downNote } from './down-note.ts';
-import { matchName } from './name-match.ts';
+import { recentEventsTool } from './recent-events-tool.ts';
+import {
+  answer,
+  CREDIT,
+  credit,
+  find,
+  findPark,
+  HOURS_CREDIT,
+  hoursCredit,
+  parkInput,
+  parkName,
+  typedName,
+} from './tool-kit.ts';
+
+export { CREDIT, HOURS_CREDIT } from './tool-kit.ts';
 
 // The MCP tools: each answers from the same cached code as the GET endpoint it mirrors (so the same one
 // upstream request per park per 5 minutes), and none writes anything an agent could change.
-
-/** queue-times.com's terms ask every use of its data to credit it with a link. */
-export const CREDIT = 'Powered by Queue-Times.com (https://queue-times.com/)';
-const credit = z.literal(CREDIT).check(z.describe('Credit the data source with this line wherever waits are shown.'));
-/** Park hours come from ThemeParks.wiki, credited beside the waits. */
-export const HOURS_CREDIT = 'Park hours: ThemeParks.wiki (https://themeparks.wiki/)';
-const hoursCredit = z
-  .literal(HOURS_CREDIT)
-  .check(z.describe('Credit the source of the hours with this line wherever they are shown.'));
-
-/** A name an agent types: at least one character, at most `max`. */
-const typedName = (max: number, description: string) => {
-  const help = `${description}; case, accents and small misspellings are fine.`;
-  return z.string().check(z.minLength(1), z.maxLength(max), z.describe(help));
-};
-const parkInput = { park: typedName(100, 'A park slug or name, e.g. "epcot" or "Magic Kingdom"') };
-const parkName = z.string().check(z.describe('The park as named here.'));
-
-/** A tool's result: the structured value, and the text an agent host shows when it ignores structure. */
-const answer = (structured: Record<string, unknown>, text: string): CallToolResult => ({
-  content: [{ type: 'text', text }],
-  structuredContent: structured,
-});
-
-/** The candidate a query names, else an error with the nearest names (the SDK answers it as the tool's error result). */
-function find<T>(what: string, query: string, candidates: readonly T[], namesOf: (candidate: T) => string[]): T {
-  const match = matchName(query, candidates, namesOf);
-  if ('found' in match) return match.found;
-  throw new Error(`Unknown ${what} "${query}". Nearest: ${match.nearest.join(', ')}.`);
-}
-
-const findPark = (query: string) => find('park', query, PARKS, (park) => [park.slug, park.name]);
 
 const clock = (at: number, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(at);
@@ -273,37 +252,7 @@ export function toolDefinitions(later?: AfterAnswer) {
         return answer({ ...body, credit: CREDIT }, lines.join('\n'));
       },
     },
-    recent_events: {
-      description:
-        'What changed at a park in the last 48 hours, newest first: rides down (with the odds of reopening) and reopened, waits crossing 10, 20, 30, 45 or 60 minutes, the park opening, closing or stopping many rides at once (as GET /api/parks/{slug}/events). Optionally one ride, matched by name as forgivingly as parks, and some event types.',
-      inputSchema: {
-        ...parkInput,
-        ride: z.optional(typedName(200, 'Only this ride')),
-        types: z.optional(z.array(z.enum(EVENT_TYPES)).check(z.describe('Only these event types.'))),
-      },
-      outputSchema: { park: z.enum(PARK_SLUGS), parkName, events: z.array(ParkEventSchema), note: z.string(), credit },
-      run: async (input: { park: string; ride?: string; types?: string[] }): Promise<CallToolResult> => {
-        const park = findPark(input.park);
-        const kept = await readRecentEvents(park.slug);
-        const typed = input.types ? kept.filter((event) => input.types?.includes(event.type)) : kept;
-        // Rides are matched among those with events: a ride with none has nothing to tell.
-        const rides = [...new Map(kept.flatMap((event) => (event.ride ? [[event.ride.id, event.ride]] : []))).values()];
-        const match = input.ride === undefined ? null : matchName(input.ride, rides, (ride) => [ride.name]);
-        const ride = match && 'found' in match ? match.found : null;
-        const events: ParkEvent[] = match
-          ? typed.filter((event) => ride !== null && event.ride?.id === ride.id)
-          : typed;
-        const note =
-          match && !ride
-            ? `No events in the last 48 hours for a ride named "${input.ride}" at ${park.name}`
-            : `${events.length} events${ride ? ` of ${ride.name}` : ''} at ${park.name} in the last 48 hours`;
-        const lines = events
-          .slice(0, 20)
-          .map((event) => `${parkClock(event.at, park.timezone)} ${eventTitle(event, park)}`);
-        const text = [`${note} (park time):`, ...lines, CREDIT].join('\n');
-        return answer({ park: park.slug, parkName: park.name, events, note, credit: CREDIT }, text);
-      },
-    },
+    recent_events: recentEventsTool(),
     get_location: {
       description:
         "The site owner's public travel pin, coarsened to about 1 km, or a stale marker (as GET /api/location).",
