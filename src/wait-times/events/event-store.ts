@@ -3,7 +3,7 @@ import { DAY_MS } from '../../platform/time-units.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { type DayOutages, ReopenTableSchema, reopenTableKey } from '../outages/outage-schemas.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
-import type { Park } from '../parks.ts';
+import { PARK_SLUGS, type Park } from '../parks.ts';
 import type { WaitTimes } from '../wait-times-schemas.ts';
 import { eventsOf, newestFirst, type PollRide } from './event-rules.ts';
 import { type ParkEvent, type ParkEvents, ParkEventsSchema, parkEventsKey } from './event-schemas.ts';
@@ -54,6 +54,9 @@ export async function recordEvents(
   poll: { at: number; rides: readonly PollRide[] },
   context: EventContext,
 ): Promise<ParkEvent[]> {
+  // Only the parks the API serves have feeds (an event names one of them); a park outside the table
+  // (a measurement's made-up park) has nothing to tell.
+  if (!PARK_SLUGS.includes(park.slug)) return [];
   const [stored, reopen] = await Promise.all([
     readParkEvents(park.slug),
     // Odds are only for a ride newly down, and none are better than a failed poll.
