@@ -197,7 +197,9 @@ function outageEvents(inputs: EventInputs, date: string): ParkEvent[] {
   }
   const seenOpen = inputs.sides?.date === date ? Object.keys(inputs.sides.rides) : [];
   for (const hold of next.holds) {
-    if (!lately(hold) || inputs.recent.some((known) => known.type === 'park-hold' && known.at === hold)) continue;
+    // A hold already told, or the park's closing (told as that), is not told again.
+    const known = inputs.recent.some((event) => event.at === hold && ['park-hold', 'park-closed'].includes(event.type));
+    if (!lately(hold) || known) continue;
     // The rides seen running today that are closed now: how many the hold stopped, as near as a poll tells.
     const ridesClosed = inputs.rides.filter((ride) => !ride.open && seenOpen.includes(String(ride.id))).length;
     events.push(event(inputs, 'park-hold', null, hold === inputs.at ? { ridesClosed } : {}, hold));

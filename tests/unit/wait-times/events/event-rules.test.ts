@@ -235,6 +235,8 @@ describe('ride-down, ride-reopened and park-hold from the outage rules', () => {
     const atClosing = [
       { at: at(0), rides: rides(true), outages: { previous: null, next: day([]) } },
       { at: closing, rides: rides(false), outages: { previous: day([]), next: day([], [closing]) } },
+      // The next poll sees the same hold: the closing, already told.
+      { at: closing + 5 * MINUTE, rides: rides(false), outages: { previous: day([]), next: day([], [closing]) } },
     ];
     expect(run(atClosing).map((event) => event.type)).toEqual(['park-opened', 'park-closed']);
   });
