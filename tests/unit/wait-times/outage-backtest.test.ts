@@ -31,6 +31,7 @@ describe('parkOutagesOf: TouringPlans down periods by the service’s rules', ()
         day: '2018-03-01',
         outage: { ride: 'a', from: T0 + 7 * MINUTE, to: T0 + 35 * MINUTE, minutes: 28, censored: null },
         moments: [T0 + 21 * MINUTE, T0 + 28 * MINUTE],
+        opensAt: T0 - 60 * MINUTE,
         closesAt: T0 + 600 * MINUTE,
       },
     ]);
