@@ -83,10 +83,11 @@ export function scoreOutages(
     const score = emptyScore();
     for (const { outage, moments, opensAt, closesAt } of inDays(park.found, park.validation)) {
       for (const at of moments) {
+        // Hours derived from the day's posts are not known ahead (opensAt null): no phase, no cut.
         const now = {
           minutesDown: (at - outage.from) / 60_000,
           minutesSinceOpening: opensAt === null ? null : (at - opensAt) / 60_000,
-          minutesToClosing: (closesAt - at) / 60_000,
+          minutesToClosing: opensAt === null ? null : (closesAt - at) / 60_000,
         };
         const phase = phaseOf(now.minutesSinceOpening, now.minutesToClosing);
         // What the read side serves (oddsFor); `closing: false` the bucket's odds alone.
