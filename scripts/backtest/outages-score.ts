@@ -77,7 +77,7 @@ export function scoreOutages(
   const byPark = new Map<string, Score>();
   for (const park of parks) {
     const own = training.get(park.code) ?? [];
-    // Buckets average over the moments a ride can be seen down: TouringPlans' spacing, not the recorder's 5 minutes.
+    // Moments are counted at TouringPlans' spacing, not the recorder's 5 minutes.
     const table = reopenTableOf(durationsOf(own), durationsOf(poolTraining), 0, park.sampleMinutes);
     const rates = { park: baseRates(own), [POOL]: poolRates };
     const score = emptyScore();
