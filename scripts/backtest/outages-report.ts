@@ -1,3 +1,4 @@
+import { CLOSING_MINUTES, OPENING_MINUTES } from '../../src/wait-times/outages/moment-shares.ts';
 import { OUTAGE_RULES } from '../../src/wait-times/outages/outage-rules.ts';
 import { MIN_RUNNING } from '../../src/wait-times/outages/reopen-odds.ts';
 import { type OutagePark, parkOutagesOf } from './outages.ts';
@@ -44,9 +45,11 @@ export function reportOutages(parks: readonly OutagePark[], trainShare: number, 
 observations in a row after an open one while the park is open; not ${OUTAGE_RULES.holdRides} or more rides closing in one
 5-minute slot, the last 30 minutes before closing, or a half hour closed on ${OUTAGE_RULES.scheduledOn} of the ride's last ${OUTAGE_RULES.scheduledDays}
 days; censored at closing, at a gap over 15 minutes between a ride's observations, at 04:00. Odds from
-the training days' outages (per park, the pool of all parks below ${MIN_RUNNING} still running), scored at
-every validation moment a ride is down against the training share of down moments reopened within
-the horizon, same scope. ${found.reduce((sum, park) => sum + park.holds, 0)} park holds left out; ${found.reduce((sum, park) => sum + park.derivedHours, 0)} park days without published hours (their posted span used).
+the training days' outages: per elapsed bucket and part of the day (the first ${OPENING_MINUTES} minutes, the last
+${CLOSING_MINUTES}, the rest), the share of down moments reopened within the horizon, a ride down at the closing not
+back (per park pulled towards the pool, the pool's alone below ${MIN_RUNNING} still running), cut at the
+closing; scored at every validation moment a ride is down against the training share of down moments
+reopened within the horizon, same scope. ${found.reduce((sum, park) => sum + park.holds, 0)} park holds left out; ${found.reduce((sum, park) => sum + park.derivedHours, 0)} park days without published hours (their posted span used).
 `);
   log(
     table(
@@ -67,10 +70,13 @@ the horizon, same scope. ${found.reduce((sum, park) => sum + park.holds, 0)} par
   log('');
   log(pooledLine(pooled));
   const elapsedOnly = scoreOutages(found, { closing: false }).pooled;
-  log(`Without the closing (elapsed time alone): ${pooledLine(elapsedOnly).replace('Outages, pooled: ', '')}.`);
-  const ceiling = HORIZONS.map((horizon) => `${two(ceilingOf(pooled, horizon))} at ${horizon} min`).join(', ');
   log(
-    `Ceiling of elapsed time alone (an oracle serving each park and bucket the validation days' own rate): skill ${ceiling}.`,
+    `Elapsed time alone (the bucket's odds, no part of the day, no cut at the closing): ${pooledLine(elapsedOnly).replace('Outages, pooled: ', '')}.`,
+  );
+  const ceiling = (phased: boolean) =>
+    HORIZONS.map((horizon) => `${two(ceilingOf(pooled, horizon, phased))} at ${horizon} min`).join(', ');
+  log(
+    `Ceiling of elapsed time alone (an oracle serving each park and bucket the validation days' own rate): skill ${ceiling(false)}; with the part of the day (opening, day, closing): ${ceiling(true)}.`,
   );
   const goals = [
     ...HORIZONS.map((horizon) => skillOf(pooled, horizon) >= OUTAGE_GOALS.pooled[horizon]),

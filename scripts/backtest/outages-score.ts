@@ -1,4 +1,5 @@
-import { beforeClosing, bucketFor, REOPEN_HORIZONS, reopenTableOf } from '../../src/wait-times/outages/reopen-odds.ts';
+import { phaseOf } from '../../src/wait-times/outages/moment-shares.ts';
+import { bucketFor, oddsFor, REOPEN_HORIZONS, reopenTableOf } from '../../src/wait-times/outages/reopen-odds.ts';
 import { durationsOf, type FoundOutage, type ParkOutages, reopenedWithin } from './outages.ts';
 
 /**
@@ -22,8 +23,9 @@ export interface Score {
   brier: Record<Horizon, { n: number; ours: number; reference: number }>;
   /** Per 10-point bin of the served chance: count, sum of chances, sum of outcomes (all horizons). */
   bins: { n: number; predicted: number; observed: number }[];
-  /** Outcomes per horizon, park and elapsed bucket: for the best any odds by elapsed bucket could do. */
+  /** Outcomes per horizon, park and elapsed bucket (`phased`: and part of the day): for the best such odds could do. */
   groups: Record<Horizon, Map<string, { n: number; reopened: number }>>;
+  phased: Record<Horizon, Map<string, { n: number; reopened: number }>>;
 }
 
 const emptyScore = (): Score => ({
@@ -37,6 +39,7 @@ const emptyScore = (): Score => ({
   },
   bins: Array.from({ length: 10 }, () => ({ n: 0, predicted: 0, observed: 0 })),
   groups: { 15: new Map(), 30: new Map(), 60: new Map() },
+  phased: { 15: new Map(), 30: new Map(), 60: new Map() },
 });
 
 /** The share of down moments followed by a reopening within each horizon (the reference), over some outages. */
@@ -62,7 +65,7 @@ const inDays = (found: readonly FoundOutage[], days: readonly string[]) => {
   return found.filter((item) => set.has(item.day));
 };
 
-/** Every park's score and the pooled one; `closing: false` scores the odds without `beforeClosing`. */
+/** Every park's score and the pooled one; `closing: false` scores the bucket's odds alone (elapsed time only). */
 export function scoreOutages(
   parks: readonly ParkOutages[],
   { closing = true }: { closing?: boolean } = {},
@@ -74,13 +77,21 @@ export function scoreOutages(
   const byPark = new Map<string, Score>();
   for (const park of parks) {
     const own = training.get(park.code) ?? [];
-    // Buckets average over the moments a ride can be seen down: TouringPlans' spacing, not the recorder's 5 minutes.
+    // Moments are counted at TouringPlans' spacing, not the recorder's 5 minutes.
     const table = reopenTableOf(durationsOf(own), durationsOf(poolTraining), 0, park.sampleMinutes);
     const rates = { park: baseRates(own), [POOL]: poolRates };
     const score = emptyScore();
-    for (const { outage, moments, closesAt } of inDays(park.found, park.validation)) {
+    for (const { outage, moments, opensAt, closesAt } of inDays(park.found, park.validation)) {
       for (const at of moments) {
-        const bucket = bucketFor(table, (at - outage.from) / 60_000);
+        // Hours derived from the day's posts are not known ahead (opensAt null): no phase, no cut.
+        const now = {
+          minutesDown: (at - outage.from) / 60_000,
+          minutesSinceOpening: opensAt === null ? null : (at - opensAt) / 60_000,
+          minutesToClosing: opensAt === null ? null : (closesAt - at) / 60_000,
+        };
+        const phase = phaseOf(now.minutesSinceOpening, now.minutesToClosing);
+        // What the read side serves (oddsFor); `closing: false` the bucket's odds alone.
+        const bucket = closing ? oddsFor(table, now) : bucketFor(table, now.minutesDown);
         for (const target of [score, pooled]) target.moments++;
         if (!bucket?.reopenWithin) {
           for (const target of [score, pooled]) target.unanswered++;
@@ -91,8 +102,7 @@ export function scoreOutages(
           const outcome = reopenedWithin(outage, at, horizon);
           const reference = rates[bucket.scope][horizon];
           if (outcome === undefined || reference == null) continue;
-          const odds = closing ? beforeClosing(bucket.reopenWithin, (closesAt - at) / 60_000) : bucket.reopenWithin;
-          const chance = odds[String(horizon) as '15' | '30' | '60'];
+          const chance = bucket.reopenWithin[String(horizon) as '15' | '30' | '60'];
           for (const target of [score, pooled]) {
             const sums = target.brier[horizon];
             sums.n++;
@@ -101,8 +111,13 @@ export function scoreOutages(
             const bin = target.bins[Math.min(9, Math.floor(chance * 10 + 1e-9))];
             if (bin) [bin.n, bin.predicted, bin.observed] = [bin.n + 1, bin.predicted + chance, bin.observed + outcome];
             const key = `${park.code} ${bucket.elapsed}`;
-            const group = target.groups[horizon].get(key) ?? { n: 0, reopened: 0 };
-            target.groups[horizon].set(key, { n: group.n + 1, reopened: group.reopened + outcome });
+            for (const [groups, of] of [
+              [target.groups, key],
+              [target.phased, `${key} ${phase}`],
+            ] as const) {
+              const group = groups[horizon].get(of) ?? { n: 0, reopened: 0 };
+              groups[horizon].set(of, { n: group.n + 1, reopened: group.reopened + outcome });
+            }
           }
         }
       }
@@ -119,13 +134,14 @@ export const skillOf = (score: Score, horizon: Horizon): number => {
 };
 
 /**
- * The skill of an oracle that serves, in each park and elapsed bucket, the rate the validation days
- * themselves had: not a forecast, the ceiling of any odds that know only the time already down.
+ * The skill of an oracle that serves, in each park and elapsed bucket (`phased`: and part of the
+ * day), the rate the validation days themselves had: not a forecast, the ceiling of any such odds.
  */
-export function ceilingOf(score: Score, horizon: Horizon): number {
+export function ceilingOf(score: Score, horizon: Horizon, phased = false): number {
   const { reference } = score.brier[horizon];
   let ours = 0;
-  for (const { n, reopened } of score.groups[horizon].values()) ours += reopened * (1 - reopened / n);
+  for (const { n, reopened } of score[phased ? 'phased' : 'groups'][horizon].values())
+    ours += reopened * (1 - reopened / n);
   return reference > 0 ? 1 - ours / reference : Number.NaN;
 }
 

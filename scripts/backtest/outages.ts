@@ -1,6 +1,7 @@
 import { MINUTE_MS } from '../../src/platform/time-units.ts';
 import type { DayHours } from '../../src/wait-times/hours/park-hours-schemas.ts';
 import { fromWallClock, shiftDate } from '../../src/wait-times/local-time.ts';
+import type { Duration } from '../../src/wait-times/outages/moment-shares.ts';
 import {
   closedHalfHoursOf,
   OUTAGE_RULES,
@@ -9,7 +10,6 @@ import {
   usuallyClosedOf,
 } from '../../src/wait-times/outages/outage-rules.ts';
 import type { Outage } from '../../src/wait-times/outages/outage-schemas.ts';
-import type { Duration } from '../../src/wait-times/outages/reopen-odds.ts';
 import { type Observation, parkDayOf, type RideSeries } from './replay.ts';
 
 /**
@@ -38,7 +38,8 @@ export interface FoundOutage {
   day: string;
   outage: Outage;
   moments: number[];
-  /** The park's closing that day. */
+  /** The park's opening that day (null: derived from the posts, not known ahead) and closing. */
+  opensAt: number | null;
   closesAt: number;
 }
 
@@ -144,7 +145,13 @@ export function parkOutagesOf(park: OutagePark, trainShare: number): ParkOutages
       for (const outage of outages) {
         const until = outage.to ?? Number.POSITIVE_INFINITY;
         const closed = series.times.filter((at) => at > outage.from && (outage.censored ? at <= until : at < until));
-        found.push({ day, outage, moments: closed.slice(OUTAGE_RULES.closedSamples - 1), closesAt: hours.closesAt });
+        found.push({
+          day,
+          outage,
+          moments: closed.slice(OUTAGE_RULES.closedSamples - 1),
+          opensAt: known ? hours.opensAt : null,
+          closesAt: hours.closesAt,
+        });
       }
       history.push(closedHalfHoursOf(series, { timeZone, hours }));
       closedDays.set(ride, history);
@@ -164,9 +171,15 @@ export function parkOutagesOf(park: OutagePark, trainShare: number): ParkOutages
   };
 }
 
-/** Outages as Kaplan–Meier durations. */
+/** Outages as the odds' durations (moment-shares.ts): one lost in a gap is censored; the closing or the day's end is "not back". */
 export const durationsOf = (found: readonly FoundOutage[]): Duration[] =>
-  found.map(({ outage }) => ({ minutes: outage.minutes, reopened: outage.censored === null }));
+  found.map(({ outage, opensAt, closesAt }) => ({
+    minutes: outage.minutes,
+    reopened: outage.censored === null,
+    lost: outage.censored === 'gap',
+    sinceOpening: opensAt === null ? null : (outage.from - opensAt) / MINUTE_MS,
+    toClosing: opensAt === null ? null : (closesAt - outage.from) / MINUTE_MS,
+  }));
 
 /**
  * Whether a ride seen down at `at` reopened within `horizon` minutes: 1 or 0, or undefined when

@@ -90,10 +90,7 @@ export function waitHistoryBody(
       const list = outagesOf.get(id) ?? [];
       // Down only while closed at the newest sample: an outage the record still shows running on a
       // ride open since is a write the record missed.
-      const down =
-        wait === null && updatedAt !== null
-          ? downOf(list, reopen, { asOf: updatedAt, closesAt: hours?.closesAt ?? null })
-          : null;
+      const down = wait === null && updatedAt !== null ? downOf(list, reopen, { asOf: updatedAt, hours }) : null;
       return {
         ...ride,
         usual: usualWaits(profile, id),

@@ -9,7 +9,7 @@ import {
   type ReopenWithin,
   reopenTableKey,
 } from './outage-schemas.ts';
-import { beforeClosing, bucketFor } from './reopen-odds.ts';
+import { oddsFor } from './reopen-odds.ts';
 
 // The read side of down rides (docs/wait-history.md#down-rides-what-the-history-serves): the two
 // records the recorder writes, read by GET /api/wait-times/history and the MCP tools, and what each
@@ -51,10 +51,10 @@ export function outagesByRide(record: DayOutages | null): Map<string, Outage[]> 
 
 export const servedOutage = ({ from, to, minutes, censored }: Outage): RideOutage => ({ from, to, minutes, censored });
 
-/** What `down` is read against: the day's newest sample, and the park's closing today (null: unknown). */
+/** What `down` is read against: the day's newest sample, and the park's hours today (null: unknown). */
 export interface DownMoment {
   asOf: number;
-  closesAt: number | null;
+  hours: { opensAt: number; closesAt: number } | null;
 }
 
 /**
@@ -64,8 +64,9 @@ export interface DownMoment {
  * one with the largest `elapsed` at or below the minutes down (`bucketFor`): each bucket's odds are
  * for outages that have lasted at least its `elapsed`, so the largest one the ride has reached uses
  * the most that is known, and a longer one would assume an outage the ride has not had (leaning
- * towards long ones). Within the last hour before closing the odds are cut to the time left
- * (`beforeClosing`: no ride reopens for visitors after closing). Null when none is ongoing. The
+ * towards long ones). The odds are the bucket's for the part of the day the ride is down in, cut to
+ * the time left before closing (`oddsFor`: no ride reopens for visitors after closing). Null when
+ * none is ongoing. The
  * caller checks that the ride is closed at the newest sample: an ongoing outage of a ride open
  * since is a record that missed its last write.
  */
@@ -73,13 +74,17 @@ export function downOf(outages: readonly Outage[], table: ReopenTable | null, mo
   const ongoing = outages.findLast((outage) => outage.to === null);
   if (!ongoing) return null;
   const minutes = Math.max(ongoing.minutes, Math.floor((moment.asOf - ongoing.from) / MINUTE_MS));
-  const bucket = table && bucketFor(table, minutes);
-  const minutesToClosing = moment.closesAt === null ? null : (moment.closesAt - moment.asOf) / MINUTE_MS;
+  const { asOf, hours } = moment;
+  const odds = oddsFor(table, {
+    minutesDown: minutes,
+    minutesSinceOpening: hours && (asOf - hours.opensAt) / MINUTE_MS,
+    minutesToClosing: hours && (hours.closesAt - asOf) / MINUTE_MS,
+  });
   return {
     since: ongoing.from,
     minutes,
-    reopenWithin: bucket?.reopenWithin ? beforeClosing(bucket.reopenWithin, minutesToClosing) : null,
-    outages: bucket?.outages ?? 0,
-    scope: bucket?.scope ?? null,
+    reopenWithin: odds?.reopenWithin ?? null,
+    outages: odds?.outages ?? 0,
+    scope: odds?.scope ?? null,
   };
 }

@@ -8,6 +8,9 @@ import { minutes } from '../park-snapshot-schemas.ts';
 /** Why an outage stopped being watched before the ride reopened. */
 export const CensorSchema = z.enum(['closing', 'gap', 'day-end']);
 
+/** How a past outage ended, in the basis: the ride open again, or why it stopped being watched. */
+const EndSchema = z.enum(['open', 'closing', 'gap', 'day-end']);
+
 /** One outage of one ride: `to` null while it lasts; `censored` set when it was cut off unseen. */
 export const OutageSchema = z.object({
   ride: z.string(),
@@ -25,6 +28,8 @@ export const DayOutagesSchema = z.object({
   outages: z.array(OutageSchema),
   /** Sample times at which 5 or more rides closed at once (a park hold: no outage). */
   holds: z.array(z.unixMs()),
+  /** The day's published hours as the rules read them (null: unknown): the odds' part of the day. */
+  hours: z.optional(z.nullable(z.object({ opensAt: z.unixMs(), closesAt: z.unixMs() }))),
 });
 
 /** The chance, rounded to 5 %, that a ride down so far reopens within 15, 30 and 60 minutes. */
@@ -40,6 +45,14 @@ export const ReopenBucketSchema = z.object({
   reopenWithin: z.nullable(ReopenWithinSchema),
   outages: z.int().check(z.minimum(0)),
   scope: z.enum(['park', 'all parks']),
+  /** The odds by the part of the day the ride is down in (reopen-odds.ts `oddsFor`); absent in older tables. */
+  phases: z.optional(
+    z.object({
+      opening: z.nullable(ReopenWithinSchema),
+      day: z.nullable(ReopenWithinSchema),
+      closing: z.nullable(ReopenWithinSchema),
+    }),
+  ),
 });
 
 /** Stored at `reopen-odds/<slug>`: rebuilt by the recorder once per local day. */
@@ -63,8 +76,19 @@ export const OutageBasisSchema = z.object({
   closedHalfHours: z.array(
     z.object({ date: localDate, rides: z.record(z.string(), z.array(z.int().check(z.minimum(0), z.maximum(47)))) }),
   ),
-  /** The outages of the last 90 days, by day: minutes of those that ended with the ride open, and of the censored. */
-  durations: z.array(z.object({ date: localDate, ended: z.array(minutes), censored: z.array(minutes) })),
+  /**
+   * The outages of the last 90 days, by day: `outages`, each [minutes, how it ended, minutes from the
+   * opening to its start, from its start to the closing (null: hours unknown)]; bases built before
+   * have only the minutes of those that ended with the ride open (`ended`) and of the censored.
+   */
+  durations: z.array(
+    z.object({
+      date: localDate,
+      ended: z.array(minutes),
+      censored: z.array(minutes),
+      outages: z.optional(z.array(z.tuple([minutes, EndSchema, z.nullable(z.int()), z.nullable(z.int())]))),
+    }),
+  ),
 });
 
 export type OutageBasis = z.output<typeof OutageBasisSchema>;

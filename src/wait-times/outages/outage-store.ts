@@ -1,20 +1,23 @@
 import { deleteRecords, listKeys, readRecord, writeRecord } from '../../platform/store.ts';
+import { MINUTE_MS } from '../../platform/time-units.ts';
 import { expiredKeys } from '../days-kept.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { dayBoundsOf, daysBefore } from '../local-time.ts';
 import { PARKS, type Park } from '../parks.ts';
+import type { Duration } from './moment-shares.ts';
 import { closedHalfHoursOf, OUTAGE_RULES, outagesOfDay, type SampleSeries, usuallyClosedOf } from './outage-rules.ts';
 import {
   type DayOutages,
   DayOutagesSchema,
   dayOutagesKey,
+  type Outage,
   type OutageBasis,
   OutageBasisSchema,
   outageBasisKey,
   ReopenTableSchema,
   reopenTableKey,
 } from './outage-schemas.ts';
-import { type Duration, ODDS_WINDOW_DAYS, reopenTableOf } from './reopen-odds.ts';
+import { ODDS_WINDOW_DAYS, reopenTableOf } from './reopen-odds.ts';
 
 /**
  * The recorder's writes of down rides (docs/outages.md), in the `wait-times` store. Each poll reads
@@ -72,8 +75,9 @@ export async function recordOutages(
     now,
     usuallyClosed: usuallyClosedOf(basis.closedHalfHours.map(({ rides }) => rides)),
   });
-  const current: DayOutages = { version: 1, date: day.date, updatedAt: now, outages, holds };
-  // A running outage's minutes grow each poll; a quiet day is written once.
+  const dayHours = hours && { opensAt: hours.opensAt, closesAt: hours.closesAt };
+  const current: DayOutages = { version: 1, date: day.date, updatedAt: now, outages, holds, hours: dayHours };
+  // A running outage's minutes grow each poll; a quiet day is written once (the hours ride along with a change).
   const changed = JSON.stringify([previous?.outages, previous?.holds]) !== JSON.stringify([outages, holds]);
   if (changed) await writeRecord('wait-times', dayOutagesKey(park.slug, day.date), DayOutagesSchema, current);
   if (failure) throw failure;
@@ -131,12 +135,7 @@ async function rebuild(
         if (record && closed && JSON.stringify(closed) !== JSON.stringify(record)) {
           await writeRecord('wait-times', dayOutagesKey(park.slug, date), DayOutagesSchema, closed);
         }
-        const outages = closed?.outages ?? [];
-        return {
-          date,
-          ended: outages.filter((outage) => outage.censored === null).map((outage) => outage.minutes),
-          censored: outages.filter((outage) => outage.censored !== null).map((outage) => outage.minutes),
-        };
+        return { date, ended: [], censored: [], outages: (closed?.outages ?? []).map(pastOutage(closed?.hours)) };
       }),
   );
 
@@ -147,11 +146,30 @@ async function rebuild(
   return basis;
 }
 
-/** A basis's durations for Kaplan–Meier. */
+type PastOutage = NonNullable<OutageBasis['durations'][number]['outages']>[number];
+
+/** An outage as the basis keeps it: its minutes, how it ended, and where it started in the park's day. */
+const pastOutage =
+  (hours: DayOutages['hours']) =>
+  ({ from, minutes, censored }: Outage): PastOutage => [
+    minutes,
+    censored ?? 'open',
+    hours ? Math.round((from - hours.opensAt) / MINUTE_MS) : null,
+    hours ? Math.round((hours.closesAt - from) / MINUTE_MS) : null,
+  ];
+
+/** A basis's durations for the reopen odds (moment-shares.ts); an older basis's censored count as not back. */
 export const durationsOf = (basis: OutageBasis | null): Duration[] =>
-  (basis?.durations ?? []).flatMap(({ ended, censored }) => [
+  (basis?.durations ?? []).flatMap(({ ended, censored, outages = [] }) => [
     ...ended.map((minutes) => ({ minutes, reopened: true })),
     ...censored.map((minutes) => ({ minutes, reopened: false })),
+    ...outages.map(([minutes, end, sinceOpening, toClosing]) => ({
+      minutes,
+      reopened: end === 'open',
+      lost: end === 'gap',
+      sinceOpening,
+      toClosing,
+    })),
   ]);
 
 /** The park's reopen table, its pool from every park's basis (one read per other park, once a day). */

@@ -1,124 +1,64 @@
+import {
+  type Duration,
+  type Horizon,
+  momentShareOf,
+  PHASES,
+  type Phase,
+  phaseOf,
+  REOPEN_HORIZONS,
+  shareOf,
+  shrunk,
+  usable,
+} from './moment-shares.ts';
 import type { ReopenBucket, ReopenTable, ReopenWithin } from './outage-schemas.ts';
 
 /**
- * Reopen odds, pure, for the served table and the backtest alike (docs/outages.md): a Kaplan–Meier
- * estimate of how long outages last, censored ones included (a ride still down at closing tells
- * that it lasted at least that long), read conditionally on the time already down:
- * P(reopen ≤ T + h | down T) = 1 − S(T + h) ÷ S(T). An exponential would not do: the longer a ride
- * has been down, the less likely it is back soon.
+ * A park's reopen table, pure, for the served odds and the backtest alike (docs/outages.md): per
+ * elapsed bucket, the share of past down moments followed by a reopening within each horizon
+ * (moment-shares.ts), the park's own pulled towards the pool's, refined by the part of the day;
+ * `oddsFor` is what the read side serves for a ride down now.
  */
 
-/** One past outage: how long it was watched, and whether it ended with the ride open (else censored). */
-export interface Duration {
-  minutes: number;
-  reopened: boolean;
-}
+export { type Duration, REOPEN_HORIZONS };
 
-/** The odds are given for these horizons, in minutes. */
-export const REOPEN_HORIZONS = [15, 30, 60] as const;
 /** Elapsed buckets, minutes down so far: a bucket runs from its value to the next (the last to 240). */
 export const ELAPSED_BUCKETS = [5, 15, 30, 60, 120] as const;
 const LAST_BUCKET_ENDS = 240;
-/** Fewer outages still running than this at a bucket, and the park's own curve gives way to the pool. */
+/** Fewer outages still running than this at a bucket, and the park's own share gives way to the pool's. */
 export const MIN_RUNNING = 24;
 /** The served odds are rounded to this: finer would claim more than the data knows. */
 const ROUNDING = 0.05;
 /**
- * Minutes between samples: a bucket averages over the moments a ride can be seen down, every
- * sample from the second closed one (2 samples after the last open one). The recorder polls every
- * 5 minutes; the backtest gives TouringPlans' own spacing.
+ * Minutes between samples: a bucket counts the moments a ride can be seen down, every sample from
+ * the second closed one. The recorder polls every 5 minutes; the backtest gives TouringPlans' own spacing.
  */
 export const SAMPLE_MINUTES = 5;
 /** The table is built from the outages of this many last days. */
 export const ODDS_WINDOW_DAYS = 90;
 
-/** The survival curve: at each minute an outage ended, the share of outages still down after it. */
-export interface Survival {
-  /** Minutes at which outages ended, ascending. */
-  ends: number[];
-  /** S just after each of `ends`. */
-  survival: number[];
-}
-
-/** Kaplan–Meier over durations; censored ones leave the risk set without ending (ties: ends first). */
-export function survivalOf(durations: readonly Duration[]): Survival {
-  const sorted = durations
-    .filter((duration) => Number.isFinite(duration.minutes) && duration.minutes >= 0)
-    .toSorted((a, b) => a.minutes - b.minutes);
-  const ends: number[] = [];
-  const survival: number[] = [];
-  let atRisk = sorted.length;
-  let current = 1;
-  for (let index = 0; index < sorted.length; ) {
-    const minutes = sorted[index]?.minutes ?? 0;
-    let [ended, left] = [0, 0];
-    while (index < sorted.length && sorted[index]?.minutes === minutes) {
-      if (sorted[index]?.reopened) ended++;
-      left++;
-      index++;
-    }
-    if (ended > 0 && atRisk > 0) {
-      current *= 1 - ended / atRisk;
-      ends.push(minutes);
-      survival.push(current);
-    }
-    atRisk -= left;
-  }
-  return { ends, survival };
-}
-
-/** S(t): the share of outages still down after `t` minutes. */
-export function survivalAt(curve: Survival, minutes: number): number {
-  let value = 1;
-  for (let index = 0; index < curve.ends.length && (curve.ends[index] ?? 0) <= minutes; index++) {
-    value = curve.survival[index] ?? value;
-  }
-  return value;
-}
-
-/** P(reopen within `horizon` | down `elapsed`); null when no outage lasted that long. */
-export function reopenChance(curve: Survival, elapsed: number, horizon: number): number | null {
-  const now = survivalAt(curve, elapsed);
-  return now > 0 ? 1 - survivalAt(curve, elapsed + horizon) / now : null;
-}
-
-/** Outages still running at `minutes` (watched longer than that): what an estimate there rests on. */
+/** Outages still running at `minutes` (watched longer than that): what the park-or-pool choice rests on. */
 export const runningAt = (durations: readonly Duration[], minutes: number): number =>
-  durations.filter((duration) => duration.minutes > minutes).length;
-
-/**
- * The chance for a bucket, unrounded: averaged over its moments in 5-minute steps, each weighted by
- * the share still down then (a ride is seen down at elapsed T about as often as S(T)), so that it
- * fits a ride down anywhere in the bucket, not only at its start.
- */
-export function bucketChance(curve: Survival, bucket: number, horizon: number, step = SAMPLE_MINUTES): number | null {
-  const index = ELAPSED_BUCKETS.indexOf(bucket as (typeof ELAPSED_BUCKETS)[number]);
-  const until = ELAPSED_BUCKETS[index + 1] ?? LAST_BUCKET_ENDS;
-  let [ended, weight] = [0, 0];
-  const first = Math.max(2 * step, step * Math.ceil(bucket / step));
-  for (let elapsed = first; elapsed < until; elapsed += step) {
-    const now = survivalAt(curve, elapsed);
-    ended += now - survivalAt(curve, elapsed + horizon);
-    weight += now;
-  }
-  return weight > 0 ? ended / weight : null;
-}
+  usable(durations).filter((duration) => duration.minutes > minutes).length;
 
 const rounded = (chance: number) => Math.min(1, Math.max(0, Math.round(chance / ROUNDING) * ROUNDING));
+// Two decimals: 0.15000000000000002 would read badly in the JSON.
+const fix = (chance: number) => Number(rounded(chance).toFixed(2));
 
-/** The rounded odds at every horizon for a bucket, or null when any is unknown. */
-function oddsOf(curve: Survival, bucket: number, step: number): ReopenWithin | null {
-  const [a, b, c] = REOPEN_HORIZONS.map((horizon) => bucketChance(curve, bucket, horizon, step));
+/** Rounded odds at every horizon, never falling with the horizon; null when any is unknown. */
+function oddsOf(chance: (horizon: Horizon) => number | null): ReopenWithin | null {
+  const [a, b, c] = REOPEN_HORIZONS.map(chance);
   if (a == null || b == null || c == null) return null;
-  // Two decimals: 0.15000000000000002 would read badly in the JSON.
-  const fix = (chance: number) => Number(rounded(chance).toFixed(2));
-  return { '15': fix(a), '30': fix(b), '60': fix(c) };
+  const at15 = fix(a);
+  const at30 = Math.max(at15, fix(b));
+  return { '15': at15, '30': at30, '60': Math.max(at30, fix(c)) };
 }
 
 /**
- * A park's reopen table: per elapsed bucket, its own curve where at least `MIN_RUNNING` of its
- * outages were still running at the bucket's start, else the pool of all parks (its own included),
- * else null with what the pool had. Never throws: no data gives null odds.
+ * A park's reopen table. Per elapsed bucket: the pool's share (all parks, its own included) pulled
+ * towards the pool's over all buckets; where at least `MIN_RUNNING` of the park's own outages were
+ * still running at the bucket's start, the park's share pulled towards that (`scope: "park"`), else
+ * the pool's (`"all parks"`), else null with what the pool had. `phases`: the same refined by the
+ * park's own moments in each part of the day. Never throws: no data gives null odds.
  */
 export function reopenTableOf(
   park: readonly Duration[],
@@ -126,14 +66,34 @@ export function reopenTableOf(
   builtAt: number,
   step = SAMPLE_MINUTES,
 ): ReopenTable {
-  const curves = { park: survivalOf(park), pool: survivalOf(pool) };
-  const buckets: ReopenBucket[] = ELAPSED_BUCKETS.map((elapsed) => {
-    const own = runningAt(park, elapsed);
-    if (own >= MIN_RUNNING)
-      return { elapsed, reopenWithin: oddsOf(curves.park, elapsed, step), outages: own, scope: 'park' };
-    const pooled = runningAt(pool, elapsed);
-    const reopenWithin = pooled >= MIN_RUNNING ? oddsOf(curves.pool, elapsed, step) : null;
-    return { elapsed, reopenWithin, outages: pooled, scope: 'all parks' };
+  const spans = ELAPSED_BUCKETS.map((elapsed, index): [number, number] => [
+    elapsed,
+    ELAPSED_BUCKETS[index + 1] ?? LAST_BUCKET_ENDS,
+  ]);
+  const pooled = spans.map((span) => momentShareOf(pool, span, step));
+  const buckets = ELAPSED_BUCKETS.map((elapsed, index): ReopenBucket => {
+    const span = spans[index] ?? [elapsed, LAST_BUCKET_ENDS];
+    const poolShare = pooled[index] ?? momentShareOf(pool, span, step);
+    const fromPool = (horizon: Horizon) => shrunk(poolShare, horizon, shareOf(pooled, horizon));
+    const [own, running] = [momentShareOf(park, span, step), runningAt(park, elapsed)];
+    const scope = running >= MIN_RUNNING ? 'park' : 'all parks';
+    const chance = (horizon: Horizon) =>
+      scope === 'park' ? shrunk(own, horizon, fromPool(horizon)) : fromPool(horizon);
+    const outages = scope === 'park' ? running : runningAt(pool, elapsed);
+    const reopenWithin = outages >= MIN_RUNNING ? oddsOf(chance) : null;
+    if (!reopenWithin) return { elapsed, reopenWithin, outages, scope };
+    const inPhase = (phase: Phase) => {
+      const share = momentShareOf(park, span, step, phase);
+      return oddsOf((horizon) => shrunk(share, horizon, chance(horizon)));
+    };
+    const [opening, day, closing] = PHASES.map(inPhase);
+    return {
+      elapsed,
+      reopenWithin,
+      outages,
+      scope,
+      phases: { opening: opening ?? null, day: day ?? null, closing: closing ?? null },
+    };
   });
   return { version: 1, builtAt, buckets };
 }
@@ -166,4 +126,28 @@ export function beforeClosing(odds: ReopenWithin, minutesToClosing: number | nul
 /** The bucket for a ride down `minutes` so far: the last one starting at or before it; null before the first. */
 export function bucketFor(table: ReopenTable, minutes: number): ReopenBucket | null {
   return table.buckets.findLast((bucket) => bucket.elapsed <= minutes) ?? null;
+}
+
+/** What the read side knows of a ride down now; the hours' minutes null when the hours are unknown. */
+export interface DownNow {
+  minutesDown: number;
+  minutesSinceOpening: number | null;
+  minutesToClosing: number | null;
+}
+
+/** The served odds: what `down` carries besides since and minutes, and the bucket they came from. */
+export type ServedOdds = Omit<ReopenBucket, 'phases'>;
+
+/**
+ * The odds served for a ride down now: its bucket's, in the part of the day it is down in (the
+ * bucket's own odds when the hours are unknown or the table predates phases), cut at the closing.
+ * Null without a table or before the first bucket: no odds rest on so short an outage.
+ */
+export function oddsFor(table: ReopenTable | null, now: DownNow): ServedOdds | null {
+  const bucket = table ? bucketFor(table, now.minutesDown) : null;
+  if (!bucket) return null;
+  const phase = phaseOf(now.minutesSinceOpening, now.minutesToClosing);
+  const odds = (phase && bucket.phases?.[phase]) || bucket.reopenWithin;
+  const { elapsed, outages, scope } = bucket;
+  return { elapsed, reopenWithin: odds && beforeClosing(odds, now.minutesToClosing), outages, scope };
 }

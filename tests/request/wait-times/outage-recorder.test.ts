@@ -159,9 +159,19 @@ describe('the recorder’s outages', () => {
     expect((await readDayOutages(PARIS.slug, '2026-08-14'))?.outages).toEqual([]);
     const basis = await readRecord('wait-times', outageBasisKey(PARIS.slug), OutageBasisSchema);
     expect(basis?.builtOn).toBe('2026-08-14');
+    // Each outage with how it ended and where it started in the day: 10:05 is 65 minutes after the
+    // 09:00 opening and 655 before the 21:00 closing; 23:45 is 135 before the 02:00 closing.
     expect(basis?.durations).toEqual([
-      { date: DATE, ended: [30], censored: [45] },
-      { date: '2026-08-13', ended: [], censored: [10] },
+      {
+        date: DATE,
+        ended: [],
+        censored: [],
+        outages: [
+          [30, 'open', 65, 655],
+          [45, 'closing', 670, 50],
+        ],
+      },
+      { date: '2026-08-13', ended: [], censored: [], outages: [[10, 'day-end', 885, 135]] },
     ]);
     expect(basis?.closedHalfHours.map((day) => day.date)).toEqual([DATE, '2026-08-13']);
     expect(basis?.closedHalfHours[0]?.rides[String(DOWN)]).toContain(20); // closed 10:10–10:30 local

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parkOutagesOf, reopenedWithin } from '../../../scripts/backtest/outages.ts';
+import { calibrationOf, ceilingOf, type Score, skillOf } from '../../../scripts/backtest/outages-score.ts';
 import type { Observation, RideSeries } from '../../../scripts/backtest/replay.ts';
 import type { Outage } from '../../../src/wait-times/outages/outage-schemas.ts';
 
@@ -31,6 +32,7 @@ describe('parkOutagesOf: TouringPlans down periods by the service’s rules', ()
         day: '2018-03-01',
         outage: { ride: 'a', from: T0 + 7 * MINUTE, to: T0 + 35 * MINUTE, minutes: 28, censored: null },
         moments: [T0 + 21 * MINUTE, T0 + 28 * MINUTE],
+        opensAt: T0 - 60 * MINUTE,
         closesAt: T0 + 600 * MINUTE,
       },
     ]);
@@ -70,5 +72,53 @@ describe('reopenedWithin: the outcome at a moment a ride is down', () => {
     { name: 'lost in a gap before the horizon', outage: outage(20 * MINUTE, 'gap'), expected: undefined },
   ])('$name', ({ outage: down, expected }) => {
     expect(reopenedWithin(down, 10 * MINUTE, 30)).toBe(expected);
+  });
+});
+
+describe('the score’s arithmetic: skill, calibration, the ceilings', () => {
+  const groups = (cells: [string, number, number][]) =>
+    new Map(cells.map(([key, n, reopened]) => [key, { n, reopened }]));
+  /** 10 moments at 15 minutes, 4 followed by a reopening; ours and the reference's squared errors given. */
+  const score = (ours: number, byBucket: [string, number, number][], byPhase: [string, number, number][]): Score => ({
+    moments: 10,
+    unanswered: 0,
+    pooled: 0,
+    brier: {
+      15: { n: 10, ours, reference: 2.4 },
+      30: { n: 0, ours: 0, reference: 0 },
+      60: { n: 0, ours: 0, reference: 0 },
+    },
+    bins: Array.from({ length: 10 }, (_, index) =>
+      // 6 moments served 0.2 with 1 reopened, 4 served 0.7 with 3: gaps 0.2 and 0.2 of 10.
+      index === 2
+        ? { n: 6, predicted: 1.2, observed: 1 }
+        : index === 7
+          ? { n: 4, predicted: 2.8, observed: 3 }
+          : { n: 0, predicted: 0, observed: 0 },
+    ),
+    groups: { 15: groups(byBucket), 30: new Map(), 60: new Map() },
+    phased: { 15: groups(byPhase), 30: new Map(), 60: new Map() },
+  });
+  it.each([
+    // The reference (0.4 for all) errs 10 · 0.24 = 2.4; ours 1.2 is half of it.
+    { name: 'half the reference’s error', ours: 1.2, skill: 0.5 },
+    { name: 'as good as the reference', ours: 2.4, skill: 0 },
+    { name: 'worse', ours: 3.6, skill: -0.5 },
+  ])('$name: skill $skill', ({ ours, skill }) => {
+    expect(skillOf(score(ours, [], []), 15)).toBeCloseTo(skill, 10);
+    expect(calibrationOf(score(ours, [], []))).toBeCloseTo(4, 10);
+  });
+
+  it('gives the oracle its cells’ own rates: the finer the cells, the higher', () => {
+    const byBucket: [string, number, number][] = [['AK 5', 10, 4]];
+    // Split by the part of the day: 5 moments with 4 reopened, 5 with none.
+    const byPhase: [string, number, number][] = [
+      ['AK 5 opening', 5, 4],
+      ['AK 5 day', 5, 0],
+    ];
+    const result = score(0, byBucket, byPhase);
+    expect(ceilingOf(result, 15)).toBeCloseTo(0, 10); // one cell at the plain rate: no better than the reference
+    expect(ceilingOf(result, 15, true)).toBeCloseTo(1 - 0.8 / 2.4, 10); // 5 · 0.8 · 0.2 = 0.8
+    expect(ceilingOf(result, 30)).toBeNaN();
   });
 });

@@ -20,8 +20,9 @@ const TABLE: ReopenTable = {
   builtAt: T0,
   buckets: [bucket(5, 55, 412, 'park'), bucket(30, 35, 1874, 'all parks'), bucket(60, null, 9, 'all parks')],
 };
-/** The newest sample at T0, the park closing hours later (no cut), or unknown. */
-const AT_T0 = { asOf: T0, closesAt: T0 + 8 * 60 * MINUTE };
+/** The newest sample at T0, midday: the park opened 3 hours before and closes 8 hours later (no cut). */
+const HOURS = { opensAt: T0 - 3 * 60 * MINUTE, closesAt: T0 + 8 * 60 * MINUTE };
+const AT_T0 = { asOf: T0, hours: HOURS };
 
 const outage = (ride: string, from: number, to: number | null, minutes: number): Outage => ({
   ride,
@@ -78,13 +79,23 @@ describe('a ride’s down now', () => {
 
   it('cuts the odds to the time left within the last hour before closing, and leaves them with it unknown', () => {
     const list = [outage('8', T0 - 40 * MINUTE, null, 40)];
-    const closingIn20 = downOf(list, TABLE, { asOf: T0, closesAt: T0 + 20 * MINUTE });
+    const closingIn20 = downOf(list, TABLE, { asOf: T0, hours: { ...HOURS, closesAt: T0 + 20 * MINUTE } });
     expect(closingIn20?.reopenWithin).toEqual({ '15': 0.25, '30': 0.3, '60': 0.3 });
-    expect(downOf(list, TABLE, { asOf: T0, closesAt: null })?.reopenWithin).toEqual({
+    expect(downOf(list, TABLE, { asOf: T0, hours: null })?.reopenWithin).toEqual({
       '15': 0.25,
       '30': 0.35,
       '60': 0.45,
     });
+  });
+
+  it.each([
+    ['in its first 90 minutes', T0 - 30 * MINUTE, { '15': 0.5, '30': 0.6, '60': 0.7 }],
+    ['in the middle of the day', T0 - 3 * 60 * MINUTE, { '15': 0.25, '30': 0.35, '60': 0.45 }],
+  ])('takes the odds of the part of the day the park is %s', (_, opensAt, expected) => {
+    const phases = { opening: { '15': 0.5, '30': 0.6, '60': 0.7 }, day: null, closing: null };
+    const table = { ...TABLE, buckets: TABLE.buckets.map((entry) => ({ ...entry, phases })) };
+    const list = [outage('8', T0 - 40 * MINUTE, null, 40)];
+    expect(downOf(list, table, { asOf: T0, hours: { ...HOURS, opensAt } })?.reopenWithin).toEqual(expected);
   });
 
   it('is null when every outage of the day has ended', () => {
