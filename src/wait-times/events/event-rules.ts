@@ -2,7 +2,7 @@ import { MINUTE_MS, QUARTER_HOUR_MS } from '../../platform/time-units.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
 import { localDateOf } from '../local-time.ts';
 import type { DayOutages, Outage, ReopenTable } from '../outages/outage-schemas.ts';
-import { beforeClosing, bucketFor } from '../outages/reopen-odds.ts';
+import { oddsFor } from '../outages/reopen-odds.ts';
 import type { BandSides, EventType, ParkEvent } from './event-schemas.ts';
 import { WAIT_BANDS } from './event-schemas.ts';
 
@@ -149,17 +149,17 @@ function bandEvents(inputs: EventInputs, date: string): { events: ParkEvent[]; s
 }
 
 /**
- * The odds for a ride down `minutes` so far, as the history serves them (outages/reopen-odds.ts):
- * the table's bucket for it, cut at the park's closing; null odds resting on 0 outages without one.
+ * The odds for a ride down `minutes` so far, exactly as the history serves them (outages/reopen-odds.ts
+ * `oddsFor`: the bucket's, in the part of the day, cut at the closing); null resting on 0 outages without.
  */
-function oddsFor(inputs: EventInputs, minutes: number): Pick<ParkEvent, 'reopenWithin' | 'outages'> {
-  const bucket = inputs.reopen && bucketFor(inputs.reopen, minutes);
-  if (!bucket) return { reopenWithin: null, outages: 0 };
-  const closesIn = inputs.hours && Math.max(0, Math.round((inputs.hours.closesAt - inputs.at) / MINUTE_MS));
-  return {
-    reopenWithin: bucket.reopenWithin && beforeClosing(bucket.reopenWithin, closesIn),
-    outages: bucket.outages,
-  };
+function oddsOf(inputs: EventInputs, minutes: number): Pick<ParkEvent, 'reopenWithin' | 'outages'> {
+  const { hours, at } = inputs;
+  const odds = oddsFor(inputs.reopen, {
+    minutesDown: minutes,
+    minutesSinceOpening: hours && (at - hours.opensAt) / MINUTE_MS,
+    minutesToClosing: hours && (hours.closesAt - at) / MINUTE_MS,
+  });
+  return { reopenWithin: odds?.reopenWithin ?? null, outages: odds?.outages ?? 0 };
 }
 
 const sameOutage = (a: Outage, b: Outage) => a.ride === b.ride && a.from === b.from;
@@ -187,7 +187,7 @@ function outageEvents(inputs: EventInputs, date: string): ParkEvent[] {
     if (!/^\d+$/.test(outage.ride)) continue; // ids are queue-times' integers
     if (outage.to === null) {
       if (told('ride-down', outage.ride, outage.from)) continue;
-      const odds = oddsFor(inputs, outage.minutes);
+      const odds = oddsOf(inputs, outage.minutes);
       events.push(event(inputs, 'ride-down', rideOf(outage.ride), { downMinutes: outage.minutes, ...odds }));
     } else if (outage.censored === null) {
       const wasDown = before?.outages.find((candidate) => sameOutage(candidate, outage))?.to === null;

@@ -1,7 +1,8 @@
 import { readRecord, writeRecord } from '../../platform/store.ts';
 import { DAY_MS } from '../../platform/time-units.ts';
 import type { DayHours } from '../hours/park-hours-schemas.ts';
-import { type DayOutages, ReopenTableSchema, reopenTableKey } from '../outages/outage-schemas.ts';
+import { readReopenTable } from '../outages/outage-reads.ts';
+import type { DayOutages } from '../outages/outage-schemas.ts';
 import type { ParkSnapshot } from '../park-snapshot-schemas.ts';
 import { PARK_SLUGS, type Park } from '../parks.ts';
 import type { WaitTimes } from '../wait-times-schemas.ts';
@@ -40,9 +41,6 @@ export interface EventContext {
   /** null when the outages could not be recorded: no ride-down, ride-reopened or park-hold then. */
   outages: { previous: DayOutages | null; next: DayOutages } | null;
 }
-
-/** The park's reopen table (outages/, rebuilt daily), for the odds a `ride-down` carries. */
-const readReopenTable = (slug: string) => readRecord('wait-times', reopenTableKey(slug), ReopenTableSchema);
 
 /**
  * The events of one poll, added to the park's record, which is written only when something in it
