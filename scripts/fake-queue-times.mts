@@ -1,6 +1,6 @@
 import { MINUTE_MS, MINUTES_PER_HOUR } from '../src/platform/time-units.ts';
 import { minuteOfDay } from '../src/wait-times/local-time.ts';
-import { PARKS } from '../src/wait-times/parks.ts';
+import { PARKS, type Park } from '../src/wait-times/parks.ts';
 import { type Fake, type FakeControl, type FaultMode, HTML, readFixture, startFake } from './fake-http-server.mts';
 import { fakeScheduleOf } from './fake-park-hours.mts';
 
@@ -26,13 +26,41 @@ const RECORDED: Readonly<Record<number, string>> = {
   28: 'queue-times-walt-disney-studios-paris-01iwier.json',
   51: 'queue-times-europa-park-open-valentinfrlch.json',
 };
-/** The recorded payload for a park; parks without a recording borrow one, so every park has data. */
-export function recordedPayload(parkId: number): unknown {
-  const files = Object.values(RECORDED);
-  return JSON.parse(readFixture(`queue-times/${RECORDED[parkId] ?? files[parkId % files.length]}`));
+type RideLike = { id: number; name?: string; wait_time: number; is_open: boolean; last_updated?: string };
+
+/** The queue-times id of the park whose recording a park is served: its own, or one it borrows. */
+export function recordingOf(parkId: number): number {
+  if (RECORDED[parkId]) return parkId;
+  const recorded = Object.keys(RECORDED).map(Number);
+  return recorded[parkId % recorded.length] ?? 5;
 }
 
-type RideLike = { id: number; wait_time: number; is_open: boolean; last_updated?: string };
+/** The park whose recorded rides a park borrows (it has no recording of its own), or null. */
+export function borrowedFrom(parkId: number): Park | null {
+  const source = recordingOf(parkId);
+  return source === parkId ? null : (PARKS.find((park) => park.queueTimesId === source) ?? null);
+}
+
+/** The recorded payload for a park; parks without a recording borrow one, so every park has data. */
+export function recordedPayload(parkId: number): unknown {
+  return JSON.parse(readFixture(`queue-times/${RECORDED[recordingOf(parkId)]}`));
+}
+
+/**
+ * The recorded payload with a borrowed one's rides named as such ("Test Track (borrowed from
+ * EPCOT)"): the demo's pages and answers say plainly which park's rides a park without a recording shows.
+ */
+export function labelledPayload(parkId: number): unknown {
+  const payload = recordedPayload(parkId) as { lands: { rides: RideLike[] }[]; rides: RideLike[] };
+  const source = borrowedFrom(parkId);
+  if (!source) return payload;
+  const label = (ride: RideLike): RideLike => ({ ...ride, name: `${ride.name} (borrowed from ${source.name})` });
+  return {
+    ...payload,
+    lands: payload.lands.map((land) => ({ ...land, rides: land.rides.map(label) })),
+    rides: payload.rides.map(label),
+  };
+}
 
 /** How busy a park is at a local hour: 0.15 at night, a bell curve peaking at 1 at 14:00. */
 function dayShape(hour: number): number {
@@ -63,9 +91,9 @@ export function movingWaits(payload: unknown, now: number, parkId: number, crowd
   };
 }
 
-/** With `moving`, waits follow `movingWaits` (the demo, the soak). */
+/** With `moving`, waits follow `movingWaits` (the demo, the soak); with `labelled`, borrowed rides say so (`labelledPayload`). */
 export function startFakeQueueTimes(
-  options: { moving?: boolean; crowd?: number; port?: number } = {},
+  options: { moving?: boolean; crowd?: number; port?: number; labelled?: boolean } = {},
 ): Promise<FakeQueueTimes> {
   return startFake(
     (): QueueTimesState => ({ payloads: {}, schedules: {}, faults: {} }),
@@ -79,7 +107,7 @@ export function startFakeQueueTimes(
       const parkId = Number(/^\/parks\/(\d+)\/queue_times\.json$/.exec(request.path)?.[1]);
       if (!parkId) return [404, '<h1>Not found</h1>', HTML];
       if (fake.faults[parkId]) return fake.faults[parkId];
-      const payload = fake.payloads[parkId] ?? recordedPayload(parkId);
+      const payload = fake.payloads[parkId] ?? (options.labelled ? labelledPayload(parkId) : recordedPayload(parkId));
       return [200, JSON.stringify(options.moving ? movingWaits(payload, Date.now(), parkId, options.crowd) : payload)];
     },
     options.port,

@@ -1,0 +1,62 @@
+import { gradeFinishedDays } from '../src/wait-times/accuracy/grade-days.ts';
+import { readDay } from '../src/wait-times/day/day-store.ts';
+import { publicDayOf } from '../src/wait-times/hours/park-hours.ts';
+import { scheduleRowsOf } from '../src/wait-times/hours/themeparks-wiki.ts';
+import { localDateOf } from '../src/wait-times/local-time.ts';
+import type { Park } from '../src/wait-times/parks.ts';
+import { ridesOf } from '../src/wait-times/queue-times.ts';
+import { QueueTimesParkSchema } from '../src/wait-times/queue-times-schemas.ts';
+import { redatedSchedule, syntheticSchedule } from './fake-park-hours.mts';
+import { labelledPayload, movingWaits } from './fake-queue-times.mts';
+import { type SimulatedPark, simulateDays } from './simulate-days.mts';
+
+/**
+ * `npm run demo`'s data: every park's last `DEMO_DAYS_BEFORE` local days and today so far, written
+ * by the recorder's own write poll by poll (simulate-days.mts) from the demo's SYNTHETIC waits
+ * (recorded payloads moved along a day shape, fake-queue-times.mts) and the hours the demo's fake
+ * ThemeParks.wiki serves; then the finished days graded by the grading job's module. Two days
+ * teach a half hour the 10 observations a forecast needs (forecast/wait-profile.ts), so from the
+ * third the forecasts and outlooks move and the scorecard grades them against "no change".
+ */
+
+/** Finished days seeded before today: two to learn, a third on which the model forecasts. */
+export const DEMO_DAYS_BEFORE = 3;
+/** Each past day's crowd against a usual day (SYNTHETIC), so that days differ a little. */
+const PAST_CROWDS = [0.9, 1.1, 1] as const;
+
+/** The demo's park: the labelled recording moved along the day shape, the fake's hours of each date. */
+export function demoPark(park: Park, today: string, todayCrowd: number): SimulatedPark {
+  const id = park.queueTimesId;
+  const payload = labelledPayload(id);
+  const crowdOn = (date: string) =>
+    date === today ? todayCrowd : (PAST_CROWDS[Number(date.slice(8)) % PAST_CROWDS.length] ?? 1);
+  return {
+    park,
+    snapshotAt: (at) => {
+      const moved = movingWaits(payload, at, id, crowdOn(localDateOf(at, park.timezone)));
+      return { fetchedAt: at, rides: ridesOf(QueueTimesParkSchema.parse(moved)) };
+    },
+    hoursOn: (date) => {
+      // The schedule the fake serves when `date` is today: the same hours every day of the demo.
+      const schedule = park.slug === 'magic-kingdom' ? redatedSchedule(date) : syntheticSchedule(park, date);
+      return publicDayOf(scheduleRowsOf(schedule, park.name), date, park.timezone);
+    },
+  };
+}
+
+/**
+ * Seeds one park up to `now` (false when it already has today's record: a restart the same day),
+ * returning the polls written.
+ */
+export async function seedDemoPark(park: Park, now: number, todayCrowd: number): Promise<number | false> {
+  const today = localDateOf(now, park.timezone);
+  if (await readDay(park.slug, today)) return false;
+  return simulateDays(demoPark(park, today, todayCrowd), { lastDate: today, days: DEMO_DAYS_BEFORE + 1, until: now });
+}
+
+/** Grades the seeded days that are over (the grading job's own step), returning how many. */
+export async function gradeDemoDays(now: number): Promise<number> {
+  const report = await gradeFinishedDays(now);
+  if (report.failed.length > 0) console.warn(`Demo: grading failed: ${JSON.stringify(report.failed)}`);
+  return report.graded.length;
+}
