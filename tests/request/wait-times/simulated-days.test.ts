@@ -1,7 +1,14 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { APIContext } from 'astro';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import { runGradeForecastsJob } from '../../../src/jobs/grade-forecasts-job.ts';
 import { runRecordWaitsJob } from '../../../src/jobs/record-waits-job.ts';
+import { GET } from '../../../src/pages/api/wait-times/days.ts';
 import { readRecord } from '../../../src/platform/store.ts';
 import { gradesKeyOf, ParkDayGradesSchema } from '../../../src/wait-times/accuracy/accuracy-schemas.ts';
 import { readDay } from '../../../src/wait-times/day/day-store.ts';
@@ -50,6 +57,8 @@ const payloadAt = (at: number, date: string) => {
   return { lands: [{ id: 1, name: 'Everywhere', rides }], rides: [] };
 };
 
+/** What a visitor was served at each poll, day by day. */
+const served: WaitTimes[][] = [];
 let upstream: FakeQueueTimes;
 let blobs: Awaited<ReturnType<typeof startLocalBlobs>>;
 beforeAll(async () => {
@@ -58,13 +67,23 @@ beforeAll(async () => {
   process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
   resetWaitTimesMemory();
   resetRecorderMemory();
-});
+  for (const date of DAYS) served.push(await recordDay(date));
+  vi.useRealTimers();
+}, 600_000); // 111 recorder runs: about 15 s here, more on a busy machine
 afterAll(async () => {
   delete process.env.WAIT_TIMES_UPSTREAM_URL;
   await upstream.close();
   await blobs.stop();
 });
 afterEach(() => vi.useRealTimers());
+const run = promisify(execFile);
+/** GET /api/wait-times/days in-process. */
+const get = (query: string) => {
+  const url = `http://localhost/api/wait-times/days?${query}`;
+  return Promise.resolve(
+    GET({ url: new URL(url), request: new Request(url), cache: { set() {} } } as unknown as APIContext),
+  );
+};
 const at = (time: number) => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(time);
@@ -86,8 +105,6 @@ async function recordDay(date: string): Promise<WaitTimes[]> {
 
 describe('three simulated days of a park whose waits climb steadily', () => {
   it('grade each day once it is over, the third from the model’s forecasts as served', async () => {
-    const served = [];
-    for (const date of DAYS) served.push(await recordDay(date));
     const third = served[2] ?? [];
 
     // 23:00 on the third day: the first two are graded, the third is not over.
@@ -132,5 +149,28 @@ describe('three simulated days of a park whose waits climb steadily', () => {
     // minutes less (about 7 here: its median steps toward the climb a little each observation).
     expect(absErrorPersistence / n).toBeGreaterThan(11.5);
     expect(absError / n).toBeLessThan(absErrorPersistence / n - 3);
-  }, 600_000); // 111 recorder runs: about 15 s here, more on a busy machine
+  });
+
+  it('replay through npm run backtest from their CSV answers', async () => {
+    at(localTime(PARIS, `${LAST_DAY}T23:59:00`) + 10 * MINUTE);
+    const folder = await mkdtemp(path.join(tmpdir(), 'simulated-days-'));
+    const files = await Promise.all(
+      DAYS.map(async (date) => {
+        const answer = await get(`park=${PARIS.slug}&date=${date}&format=csv`);
+        expect(answer.status).toBe(200);
+        const file = path.join(folder, `${PARIS.slug}-${date}.csv`);
+        await writeFile(file, await answer.text());
+        return file;
+      }),
+    );
+    const backtest = path.resolve(import.meta.dirname, '../../../scripts/backtest.mts');
+    const { stdout } = await run(process.execPath, [backtest, ...files, '--timezone', PARIS.timezone]);
+    expect(stdout).toMatch(/^Data: queue-times\.com\. Powered by Queue-Times\.com/);
+    // Three park-days in time order: the first trains (60 % of 3, rounded down), the other two validate.
+    expect(stdout).toContain('training = the first\n60.0 %, 1 days; validation = the rest, 2 days.');
+    expect(stdout).toContain('## VALIDATION (never tuned on): 2 days, 2026-07-09 … 2026-07-10');
+    // Each ride a series of its own, scored at 30 minutes.
+    for (const { id, name } of RIDES)
+      expect(stdout).toMatch(new RegExp(`\\| ${name} \\(${id}\\) \\| all \\| [1-9]\\d* \\|`));
+  }, 120_000);
 });
