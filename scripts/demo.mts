@@ -4,7 +4,7 @@ import { getConfig, loadConfig } from '../src/platform/config.ts';
 import { isInRecordingWindow, parkHoursToday } from '../src/wait-times/hours/park-hours.ts';
 import { PARKS, type Park } from '../src/wait-times/parks.ts';
 import { borrowedFrom, startFakeQueueTimes } from './fake-queue-times.mts';
-import { DEMO_DAYS_BEFORE, gradeDemoDays, seedDemoPark } from './seed-demo.mts';
+import { DEMO_DAYS_BEFORE, DEMO_WOBBLE, gradeDemoDays, seedDemoPark } from './seed-demo.mts';
 
 // `npm run demo` (start.mts builds first): the site offline against recorded queue-times payloads with
 // moving waits (SYNTHETIC movement, fake-queue-times.mts) and park hours (fake-park-hours.mts). It
@@ -12,7 +12,7 @@ import { DEMO_DAYS_BEFORE, gradeDemoDays, seedDemoPark } from './seed-demo.mts';
 // background (seed-demo.mts), today a quarter busier than usual; the scheduled functions start once
 // every park is seeded, so that no live poll lands between two seeded ones.
 const TODAY_CROWD = 1.25;
-const upstream = await startFakeQueueTimes({ moving: true, crowd: TODAY_CROWD, labelled: true });
+const upstream = await startFakeQueueTimes({ moving: true, crowd: TODAY_CROWD, wobble: DEMO_WOBBLE, labelled: true });
 process.env.WAIT_TIMES_UPSTREAM_URL = upstream.url;
 // The same fake serves park hours: Magic Kingdom's recorded schedule re-dated to today, synthetic days elsewhere.
 process.env.PARK_HOURS_UPSTREAM_URL = upstream.url;
@@ -67,7 +67,9 @@ for (let first = 0; first < order.length; first += SEEDING_AT_ONCE) {
 }
 const seconds = ((performance.now() - seedingStarted) / 1000).toFixed(1);
 console.info(
-  `Demo: seeded ${seeded} parks (${DEMO_DAYS_BEFORE} days and today so far, ${polls} polls through the recorder, ${graded} park-days graded) in ${seconds} s`,
+  seeded === 0
+    ? `Demo: every park already has today's records in ${process.env.DATA_DIR}: nothing to seed`
+    : `Demo: seeded ${seeded} parks (${DEMO_DAYS_BEFORE} days and today so far, ${polls} polls through the recorder, ${graded} park-days graded) in ${seconds} s`,
 );
 if (schedules) {
   // As server/main.mts would have: every scheduled function on its schedule, the recorder first among them.

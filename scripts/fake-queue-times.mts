@@ -68,19 +68,22 @@ function dayShape(hour: number): number {
   return 0.15 + 0.85 * Math.exp(-((hour - 14) ** 2) / (2 * 3.2 ** 2));
 }
 
+/** The wobble per ride about the day shape: ±12 % over 50 minutes, as noisy as posted waits look. */
+export const WOBBLE = 0.12;
+
 /**
  * The recorded waits moved along `dayShape` in the park's own time zone (UTC for an unknown id),
- * `crowd` times a usual day, with a small wobble per ride, in 5-minute steps.
+ * `crowd` times a usual day, with a small `wobble` per ride, in 5-minute steps.
  */
-export function movingWaits(payload: unknown, now: number, parkId: number, crowd = 1): unknown {
+export function movingWaits(payload: unknown, now: number, parkId: number, crowd = 1, wobble = WOBBLE): unknown {
   const at = new Date(now).toISOString();
   const zone = PARKS.find((park) => park.queueTimesId === parkId)?.timezone ?? 'UTC';
   const shape = dayShape(minuteOfDay(now, zone) / MINUTES_PER_HOUR);
   const move = (ride: RideLike): RideLike => {
     if (!ride.is_open) return { ...ride, last_updated: at };
     const base = ride.wait_time > 0 ? ride.wait_time : 15 + (ride.id % 6) * 5;
-    const wobble = 0.12 * Math.sin((now / (50 * MINUTE_MS)) * 2 * Math.PI + ride.id);
-    const wait = Math.max(5, Math.round((base * 1.6 * shape * crowd * (1 + wobble)) / 5) * 5);
+    const wobbled = 1 + wobble * Math.sin((now / (50 * MINUTE_MS)) * 2 * Math.PI + ride.id);
+    const wait = Math.max(5, Math.round((base * 1.6 * shape * crowd * wobbled) / 5) * 5);
     return { ...ride, wait_time: wait, last_updated: at };
   };
   const park = payload as { lands: { rides: RideLike[] }[]; rides: RideLike[] };
@@ -93,7 +96,7 @@ export function movingWaits(payload: unknown, now: number, parkId: number, crowd
 
 /** With `moving`, waits follow `movingWaits` (the demo, the soak); with `labelled`, borrowed rides say so (`labelledPayload`). */
 export function startFakeQueueTimes(
-  options: { moving?: boolean; crowd?: number; port?: number; labelled?: boolean } = {},
+  options: { moving?: boolean; crowd?: number; wobble?: number; port?: number; labelled?: boolean } = {},
 ): Promise<FakeQueueTimes> {
   return startFake(
     (): QueueTimesState => ({ payloads: {}, schedules: {}, faults: {} }),
@@ -108,7 +111,12 @@ export function startFakeQueueTimes(
       if (!parkId) return [404, '<h1>Not found</h1>', HTML];
       if (fake.faults[parkId]) return fake.faults[parkId];
       const payload = fake.payloads[parkId] ?? (options.labelled ? labelledPayload(parkId) : recordedPayload(parkId));
-      return [200, JSON.stringify(options.moving ? movingWaits(payload, Date.now(), parkId, options.crowd) : payload)];
+      return [
+        200,
+        JSON.stringify(
+          options.moving ? movingWaits(payload, Date.now(), parkId, options.crowd, options.wobble) : payload,
+        ),
+      ];
     },
     options.port,
   );

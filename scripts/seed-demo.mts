@@ -21,6 +21,13 @@ import { type SimulatedPark, simulateDays } from './simulate-days.mts';
 
 /** Finished days seeded before today: two to learn, a third on which the model forecasts. */
 export const DEMO_DAYS_BEFORE = 3;
+/**
+ * The demo's wobble about the day shape (SYNTHETIC), a quarter of the fake's usual one: the forecast
+ * learns a half hour's change as a running median, a small step per observation, and with the
+ * usual noise three days moved 1 to 2 % of the 30-minute forecasts off the wait's 5-minute step;
+ * with this one 11 to 14 % (EPCOT, measured), most where the day's curve is steep.
+ */
+export const DEMO_WOBBLE = 0.03;
 /** Each past day's crowd against a usual day (SYNTHETIC), so that days differ a little. */
 const PAST_CROWDS = [0.9, 1.1, 1] as const;
 
@@ -33,7 +40,7 @@ export function demoPark(park: Park, today: string, todayCrowd: number): Simulat
   return {
     park,
     snapshotAt: (at) => {
-      const moved = movingWaits(payload, at, id, crowdOn(localDateOf(at, park.timezone)));
+      const moved = movingWaits(payload, at, id, crowdOn(localDateOf(at, park.timezone)), DEMO_WOBBLE);
       return { fetchedAt: at, rides: ridesOf(QueueTimesParkSchema.parse(moved)) };
     },
     hoursOn: (date) => {
