@@ -9,10 +9,10 @@ import { writeParkRecords } from '../src/wait-times/recorder/park-records.ts';
 /**
  * Past park-days as the recorder would have left them, written by the recorder's own write
  * (`writeParkRecords`, recorder/park-records.ts) poll after poll at past times: history, profiles,
- * day records, the answer and the archive of what was served; then the grading job's own module
- * grades the days that are over (`gradeFinishedDays`, accuracy/grade-days.ts). For `npm run demo` and the tests; never part of the service.
- * The snapshots are whatever `snapshotAt` says (the demo: recorded payloads moved along a day shape,
- * SYNTHETIC waits); the clock the code reads is not moved: every time it keeps comes from the snapshot.
+ * day records, the answer and the archive of what was served, for the grading job's module to
+ * grade (seed-demo.mts). For `npm run demo`; never part of the service. The snapshots are whatever
+ * `snapshotAt` says (the demo: recorded payloads moved along a day shape, SYNTHETIC waits); the
+ * clock is not moved: every time the records keep comes from the snapshot.
  */
 
 /** The recorder's period: one poll every 5 minutes. */
