@@ -2,7 +2,7 @@ import { gradeFinishedDays } from '../src/wait-times/accuracy/grade-days.ts';
 import { readDay } from '../src/wait-times/day/day-store.ts';
 import { publicDayOf } from '../src/wait-times/hours/park-hours.ts';
 import { scheduleRowsOf } from '../src/wait-times/hours/themeparks-wiki.ts';
-import { localDateOf } from '../src/wait-times/local-time.ts';
+import { localDateOf, shiftDate } from '../src/wait-times/local-time.ts';
 import type { Park } from '../src/wait-times/parks.ts';
 import { ridesOf } from '../src/wait-times/queue-times.ts';
 import { QueueTimesParkSchema } from '../src/wait-times/queue-times-schemas.ts';
@@ -52,13 +52,17 @@ export function demoPark(park: Park, today: string, todayCrowd: number): Simulat
 }
 
 /**
- * Seeds one park up to `now` (false when it already has today's record: a restart the same day),
- * returning the polls written.
+ * Seeds one park up to `now`, from the day after its newest recorded one among the last
+ * `DEMO_DAYS_BEFORE` (a demo restarted on a later day adds only the days it missed), returning the
+ * polls written; false when it already has today's record (a restart the same day).
  */
 export async function seedDemoPark(park: Park, now: number, todayCrowd: number): Promise<number | false> {
   const today = localDateOf(now, park.timezone);
-  if (await readDay(park.slug, today)) return false;
-  return simulateDays(demoPark(park, today, todayCrowd), { lastDate: today, days: DEMO_DAYS_BEFORE + 1, until: now });
+  const dates = Array.from({ length: DEMO_DAYS_BEFORE + 1 }, (_, back) => shiftDate(today, -back));
+  const recorded = await Promise.all(dates.map(async (date) => (await readDay(park.slug, date)) !== null));
+  const missing = recorded.indexOf(true) === -1 ? dates.length : recorded.indexOf(true);
+  if (missing === 0) return false;
+  return simulateDays(demoPark(park, today, todayCrowd), { lastDate: today, days: missing, until: now });
 }
 
 /** Grades the seeded days that are over (the grading job's own step), returning how many. */
