@@ -134,7 +134,10 @@ async function onePark(files: readonly string[]): Promise<void> {
   const parkHours = code ? hours?.[code] : undefined;
   const horizons = values.fit ? [60, 120, 240, 360] : HORIZONS;
   const run = await replay(park, { timeZone, trainShare, horizons, fitOnly: values.fit, hours: parkHours });
-  console.info(csv.length > 0 ? TOURINGPLANS_CREDIT : QUEUE_TIMES_CREDIT);
+  // GET /api/wait-times/days's CSV is queue-times data in TouringPlans' columns: its first line credits it.
+  const fromQueueTimes =
+    csv.length === 0 || csv.every((file) => readOrFail(file).startsWith('# Powered by Queue-Times.com'));
+  console.info(fromQueueTimes ? QUEUE_TIMES_CREDIT : TOURINGPLANS_CREDIT);
   if (code) console.info(`Park hours: TouringPlans.com, ${PARK_NAMES[code]}, the window with Extra Magic Hours.`);
   const { days } = run;
   console.info(`Park days in time order (${timeZone}; a day starts at 04:00): training = the first

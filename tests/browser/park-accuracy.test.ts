@@ -1,11 +1,13 @@
 import { expect, type Page, type Request, type TestInfo, test } from '@playwright/test';
+import type { WaitHistory } from '../../src/wait-times/day/history-schemas.ts';
+import { crowdText } from '../../src/widget/crowd-line.ts';
 import { axeViolations } from '../support/axe.ts';
 import { PARK_WITH_DAY, PARK_WITH_HISTORY } from '../support/browser-harness.ts';
 
 /**
  * The scorecard where people look (issue 44, points 3 and 8): the park page's widget shows one line
  * and a chart by horizon from GET /api/accuracy?park=<slug>, and the parks index gives each park's
- * hours today, whether it is open and its 28-day skill at 30 minutes. The grades are SYNTHETIC,
+ * hours today, whether it is open, its crowd level and its 28-day skill at 30 minutes. The grades are SYNTHETIC,
  * seeded by the harness (tests/support/browser-site.mts, seedGrades): PARK_WITH_DAY has ten days,
  * 4,210 graded at 30 minutes 12 % closer than no change, 60 minutes 5 % further, 120 minutes only
  * 20 graded; PARK_WITH_HISTORY one day of 25 at 30 minutes.
@@ -97,6 +99,28 @@ test('the parks index gives each park its hours today, whether it is open and it
   await expect(page.locator('body > footer')).toContainText('Park hours: ThemeParks.wiki');
 });
 
+test('the parks index says how busy each park is today against its usual day', async ({ page }) => {
+  const answer = await page.request.get(`/api/wait-times/history?park=${PARK_WITH_DAY}`);
+  const { crowd } = (await answer.json()) as WaitHistory;
+  // The harness seeded that park's day a quarter busier than its usual one: a level in words.
+  expect(crowd.level).not.toBeNull();
+  await page.goto('/parks/');
+  await expect(page.locator(`li[data-park="${PARK_WITH_DAY}"] .park-crowd`)).toHaveText(crowdText(crowd));
+  // EPCOT has no day recorded here: no level, said so (or not asked before its opening).
+  await expect(page.locator('li[data-park="epcot"] .park-crowd')).toHaveText(
+    /^(Crowd: not enough history yet today|Crowd level once it opens)$/,
+  );
+});
+
+test('a failed crowd level costs that part only: hours and skill stay', async ({ page }) => {
+  await page.route('**/api/wait-times/history?**', (route) => route.fulfill({ status: 503, body: 'down' }));
+  await page.goto('/parks/');
+  const day = page.locator(`li[data-park="${PARK_WITH_DAY}"]`);
+  await expect(day.locator('.park-crowd')).toHaveText('Crowd level unavailable right now');
+  await expect(day.locator('.park-hours')).toHaveText(/ now · today /);
+  await expect(day.locator('.park-skill')).toHaveText(/^Forecasts, last 28 days: /);
+});
+
 test.describe('on a 390 px phone', () => {
   test.use({ viewport: PHONE });
 
@@ -118,6 +142,7 @@ test.describe('on a 390 px phone', () => {
       await page.goto('/parks/');
       await expect(page.locator(`li[data-park="${PARK_WITH_DAY}"] .park-skill`)).not.toBeEmpty();
       await expect(page.locator('li[data-park="epcot"] .park-hours')).not.toBeEmpty();
+      await expect(page.locator(`li[data-park="${PARK_WITH_DAY}"] .park-crowd`)).not.toBeEmpty();
       expect(await axeViolations(page)).toEqual([]);
       expect(await overflow()).toBeLessThanOrEqual(0);
       await picture(page, testInfo, `parks-index-phone-${colorScheme}`);

@@ -48,7 +48,11 @@ export function servedPollOf(
     const id = String(ride.id);
     const { wait } = ride;
     const [to60, to120] = [60, 120].map((minutes) => at + minutes * MINUTE_MS) as [number, number];
-    const usualAt = (to: number) => usualWaitOf(profile, id, bucketOf(minuteOfDay(to, timeZone)));
+    // A learned level has a decimal (wait-profile.ts); the archive keeps whole minutes, as the crowd level shows them.
+    const usualAt = (to: number) => {
+      const usual = usualWaitOf(profile, id, bucketOf(minuteOfDay(to, timeZone)));
+      return usual === null ? null : Math.round(usual);
+    };
     const { bestTime } = rideOutlookOf(context, { id, wait }, outlookTimes);
     rides.set(id, {
       name: ride.name,
