@@ -29,9 +29,9 @@ function examplesOf(value: unknown, at: string[] = []): { at: string[]; example:
 }
 
 describe('the OpenAPI document', () => {
-  it('is OpenAPI 3.1.0, version 1.4.0 (the forecasts graded: GET /api/accuracy), served from SITE_URL', () => {
+  it('is OpenAPI 3.1.0, version 1.5.0 (push alerts: /api/alerts), served from SITE_URL', () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(document.info.version).toBe('1.4.0');
+    expect(document.info.version).toBe('1.5.0');
     expect(document.servers).toEqual([{ url: SITE, description: 'This site' }]);
     expect(document.jsonSchemaDialect).toBe('https://spec.openapis.org/oas/3.1/dialect/base');
   });
