@@ -103,7 +103,7 @@ export function waitTimesBody(
 ): WaitTimes {
   const context = { profile, timeZone, at: snapshot.fetchedAt, earlier };
   const rides = snapshot.rides
-    .map(({ id, ...ride }) => ({ ...ride, ...trendAndForecastOf(context, { id, ...ride }) }))
+    .map((ride) => ({ ...ride, ...trendAndForecastOf(context, ride) }))
     .sort(byName);
   return servedAs({ updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides }, basis);
 }

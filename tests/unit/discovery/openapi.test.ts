@@ -119,14 +119,19 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the schemas in the document agree with the zod schemas the code validates with', () => {
-  const ride = { name: 'Test Track', wait: 60, open: true, trend: 'up', forecast: 55 };
+  const ride = { id: 159, name: 'Test Track', wait: 60, open: true, trend: 'up', forecast: 55 };
   const body = { updatedAt: 1_698_961_227_000, source: 'queue-times.com', rides: [ride] };
   it.each([
     ['a real answer', body, true],
     ['a closed ride with no forecast', { ...body, rides: [{ ...ride, open: false, wait: 0, forecast: null }] }, true],
     ['no rides', { ...body, rides: [] }, true],
     ['an extra field', { ...body, extra: 1 }, false],
-    ['an extra ride field', { ...body, rides: [{ ...ride, id: 3 }] }, false],
+    ['an extra ride field', { ...body, rides: [{ ...ride, extra: 3 }] }, false],
+    [
+      'a ride without its id',
+      { ...body, rides: [{ name: 'Test Track', wait: 60, open: true, trend: 'up', forecast: 55 }] },
+      false,
+    ],
     ['another source', { ...body, source: 'example.com' }, false],
     ['a forecast off the 5-minute steps', { ...body, rides: [{ ...ride, forecast: 7 }] }, false],
     ['a negative wait', { ...body, rides: [{ ...ride, wait: -5 }] }, false],
