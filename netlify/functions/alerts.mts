@@ -27,7 +27,9 @@ export default async (request: Request, context: Context): Promise<Response> => 
 // The per-client limit is kept in Blobs (src/platform/rate-limit.ts), as for the contact form: it
 // counts valid subscriptions only and answers with `Retry-After`. Both paths with and without a
 // trailing slash, as the site serves every path (`trailingSlash: 'ignore'`).
+// `/api/alerts/key` is the Astro endpoint's for every method (its 405s list GET, HEAD, OPTIONS).
 export const config: Config = {
   path: ['/api/alerts', '/api/alerts/', '/api/alerts/:id', '/api/alerts/:id/'],
+  excludedPath: ['/api/alerts/key', '/api/alerts/key/'],
   method: ['POST', 'DELETE'],
 };

@@ -7,6 +7,7 @@ import { type FullSite, startFullSite } from '../../support/full-site.ts';
 import { describeRequest, type FuzzRequest, fuzzRequests } from '../../support/fuzz-requests.ts';
 import { LoopbackClient, type RawAnswer } from '../../support/loopback-client.ts';
 import type { OpenApiValidator } from '../../support/openapi-validator.ts';
+import { testSubscriber } from '../../support/push-receiver.ts';
 import { ROOT, type ServedSite, startServedSite } from '../../support/served-site.ts';
 
 /**
@@ -44,10 +45,27 @@ let client: LoopbackClient;
 let full: FullSite;
 const environment = () => full.env;
 
+/** Alerts the server holds before the run, so that some DELETEs succeed. */
+const alertIds: string[] = [];
+
 beforeAll(async () => {
   full = await startFullSite({ token: TOKEN, siteUrl: SITE_URL });
   ({ site, validator } = full);
   client = new LoopbackClient(site.url);
+  for (let n = 0; n < 12; n++) {
+    const response = await fetch(`${site.url}/api/alerts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        subscription: { endpoint: full.push.endpoint(`held-${n}`), keys: testSubscriber().keys },
+        park: 'epcot',
+        ride: 159,
+        on: 'reopened',
+      }),
+    });
+    if (response.status !== 201) throw new Error(`could not make an alert to delete: ${response.status}`);
+    alertIds.push(((await response.json()) as { id: string }).id);
+  }
 });
 
 afterAll(async () => {
@@ -101,6 +119,9 @@ function resourceOf(target: string, documented: readonly string[]): Resource {
   );
   const bare = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
   if (documented.includes(bare)) return { kind: 'operation', path: bare, encoded: pathname !== url.pathname };
+  // A templated path (`/api/alerts/{id}`): one segment for each parameter.
+  const templated = documented.find((path) => new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare));
+  if (templated?.includes('{')) return { kind: 'operation', path: templated, encoded: pathname !== url.pathname };
   if (STATIC.has(pathname) || ON_DEMAND_DOCUMENTS.includes(bare)) return { kind: 'document' };
   if (bare === '/_image' || bare.startsWith('/_server-islands/')) return { kind: 'astro-internal' };
   if (bare === '/api' || bare.startsWith('/api/')) return { kind: 'unknown-api' };
@@ -294,6 +315,8 @@ describe(`the built server under ${(RUNS * IN_FLIGHT).toLocaleString('en')} gene
       siteUrl: SITE_URL,
       ownerToken: TOKEN,
       now: Date.now(),
+      pushOrigin: full.push.origin,
+      alertIds,
     });
     const started = performance.now();
     await fc.assert(fc.asyncProperty(fc.array(requests, { minLength: IN_FLIGHT, maxLength: IN_FLIGHT }), check), {
