@@ -118,7 +118,7 @@ export const VapidKeyAnswerSchema = z
   })
   .check(z.meta({ id: 'VapidKey' }));
 
-/** One alert as kept (Blobs store `alerts`, `subs/<park>/<expiry time key>-<id>`), deleted at expiry or once sent. */
+/** One alert as kept (Blobs store `alerts`, `subs/<park>/<ride>/<expiry time key>-<id>`), deleted at expiry or once sent. */
 export const StoredAlertSchema = z.object({
   version: z.literal(1),
   id: z.string(),

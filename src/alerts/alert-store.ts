@@ -9,13 +9,14 @@ import {
 } from '../platform/store.ts';
 import { AlertIndexSchema, type StoredAlert, StoredAlertSchema } from './alert-schemas.ts';
 
-// The alerts in Blobs (store `alerts`). An alert is `subs/<park>/<expiry time key>-<id>`, so that
-// delivery lists one park's alerts and the sweep finds the expired ones from the listing alone;
-// `ids/<id>` points at it for DELETE. Nothing lists alerts to a client.
+// The alerts in Blobs (store `alerts`). An alert is `subs/<park>/<ride>/<expiry time key>-<id>`, so
+// that delivery reads only the alerts of the rides with events, the per-park limit counts one
+// listing, and the sweep finds the expired ones from the listing alone; `ids/<id>` points at it for
+// DELETE. Nothing lists alerts to a client.
 
 const SUBS = 'subs/';
-const alertKey = (alert: Pick<StoredAlert, 'park' | 'expiresAt' | 'id'>) =>
-  `${SUBS}${alert.park}/${timeKey(alert.expiresAt)}-${alert.id}`;
+const alertKey = (alert: Pick<StoredAlert, 'park' | 'ride' | 'expiresAt' | 'id'>) =>
+  `${SUBS}${alert.park}/${alert.ride}/${timeKey(alert.expiresAt)}-${alert.id}`;
 const indexKey = (id: string) => `ids/${id}`;
 /** When the alert behind a key expires (its last segment starts with the time key). */
 const lastSegment = (key: string) => key.slice(key.lastIndexOf('/') + 1);
@@ -46,14 +47,18 @@ export async function deleteAlert(id: string): Promise<boolean> {
   return true;
 }
 
-/** Keys of a park's alerts not expired at `now`, soonest expiry first. */
+/** Keys of a park's alerts (every ride) not expired at `now`. */
 export async function liveAlertKeys(park: string, now: number): Promise<string[]> {
   return (await listKeys('alerts', `${SUBS}${park}/`)).filter((key) => expiryOfKey(key) > now);
 }
 
-/** A park's alerts still live at `now`, with their keys. */
-export async function liveAlerts(park: string, now: number): Promise<{ key: string; alert: StoredAlert }[]> {
-  const keys = await liveAlertKeys(park, now);
+/** The alerts for one ride still live at `now`, with their keys. */
+export async function liveAlerts(
+  park: string,
+  ride: number,
+  now: number,
+): Promise<{ key: string; alert: StoredAlert }[]> {
+  const keys = (await listKeys('alerts', `${SUBS}${park}/${ride}/`)).filter((key) => expiryOfKey(key) > now);
   const read = await Promise.all(
     keys.map(async (key) => ({ key, alert: await readRecord('alerts', key, StoredAlertSchema) })),
   );

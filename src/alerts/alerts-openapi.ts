@@ -3,7 +3,6 @@ import {
   methodNotAllowed,
   notFound,
   payloadTooLarge,
-  serviceUnavailable,
   tooManyRequests,
   unsupportedMediaType,
 } from '../platform/errors.ts';
@@ -17,10 +16,10 @@ import {
   publicGet,
   ref,
 } from '../platform/openapi-vocabulary.ts';
-import { ALERTS_MAX_BODY_BYTES, ALERTS_PER_PARK, ALERTS_RATE_LIMIT } from './alerts.ts';
+import { ALERTS_MAX_BODY_BYTES, ALERTS_PER_PARK, ALERTS_RATE_LIMIT, webPushUnavailable } from './alerts.ts';
 import { PUSH_SERVICES } from './push-endpoints.ts';
 
-const NOT_CONFIGURED = serviceUnavailable('web push is not configured on this site (VAPID keys unset)');
+const NOT_CONFIGURED = webPushUnavailable();
 const services = PUSH_SERVICES.map(({ name, host, subdomains }) => `${name} (\`${subdomains ? '*.' : ''}${host}\`)`);
 
 const example = {

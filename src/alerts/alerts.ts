@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { getConfig } from '../platform/config.ts';
-import { badRequest, notFound, serviceUnavailable, tooManyRequests } from '../platform/errors.ts';
+import { badRequest, ConfigError, notFound, serviceUnavailable, tooManyRequests } from '../platform/errors.ts';
 import type { Answer } from '../platform/http.ts';
 import { hitRateLimit, type RateLimit } from '../platform/rate-limit.ts';
 import { validBody } from '../platform/request-body.ts';
@@ -23,14 +23,23 @@ export const ALERTS_RATE_LIMIT: RateLimit = { name: 'alerts', limit: 20, windowM
  * flood of made-up subscriptions could cost; past it, 429 until the next one expires.
  */
 export const ALERTS_PER_PARK = 500;
-const NOT_CONFIGURED = 'web push is not configured on this site (VAPID keys unset)';
+/** The 503 while VAPID keys are unset (or not a pair): the park page then offers no alerts. */
+export const webPushUnavailable = () =>
+  serviceUnavailable('web push is not configured on this site (VAPID keys unset or not a pair)');
 /** 16 random octets, URL-safe base64: nobody finds another's alert by trying. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
-/** 503 unless VAPID keys are set; a half-set or mismatched pair is a ConfigError (logged, 500). */
+/** 503 unless VAPID keys are set and belong together (a mismatched pair is logged: the owner must fix it). */
 function requireVapid() {
-  const keys = vapidKeys();
-  if (!keys) throw serviceUnavailable(NOT_CONFIGURED);
+  let keys: ReturnType<typeof vapidKeys>;
+  try {
+    keys = vapidKeys();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`alerts: ${error.message}`);
+    throw webPushUnavailable();
+  }
+  if (!keys) throw webPushUnavailable();
   return keys;
 }
 

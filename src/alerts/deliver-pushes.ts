@@ -92,42 +92,47 @@ export async function deliverPushes(events: readonly ParkEvent[], now = Date.now
     report[outcome] += 1;
   };
 
-  for (const park of new Set(events.map((event) => event.park))) {
-    let alerts: Awaited<ReturnType<typeof liveAlerts>>;
-    try {
-      alerts = await liveAlerts(park, now);
-    } catch (error) {
-      console.warn(`alerts: could not read the alerts of ${park} (${(error as Error).name})`);
-      continue;
-    }
-    // The newest matching event: the freshest wait to tell.
-    const newestFirst = events.filter((event) => event.park === park).toSorted((a, b) => b.at - a.at);
-    const due = alerts.flatMap(({ key, alert }) => {
-      const event = newestFirst.find((candidate) => matchesAlert(alert, candidate));
-      return event?.ride ? [{ key, alert, payload: pushPayloadOf({ ...event, ride: event.ride }, SITE_URL) }] : [];
-    });
-    await inTurns(due, CONCURRENCY, async ({ key, alert, payload }) => {
-      if (performance.now() > deadline) {
-        report.deferred += 1;
-        return;
-      }
-      try {
-        await takeAlert(key);
-      } catch {
-        report.failed += 1; // still there: a later event may reach it
-        return;
-      }
-      const topic = topicOf(alert.park, alert.ride);
-      const urgency = payload.type === 'ride-reopened' ? 'high' : 'normal';
-      const { outcome } = await sendPush(alert, payload, { vapid: keys, topic, urgency, now });
-      count(outcome);
-      if (outcome === 'failed') {
-        await restoreAlert(alert).catch(() =>
-          console.warn(`alerts: could not keep alert ${alert.id} after a failed push`),
-        );
-      }
-    });
+  // The rides with events, each with its events newest first: the freshest wait is the one told.
+  const byRide = new Map<string, { park: string; ride: number; events: ParkEvent[] }>();
+  for (const event of events.toSorted((a, b) => b.at - a.at)) {
+    if (!event.ride) continue;
+    const key = `${event.park}/${event.ride.id}`;
+    const entry = byRide.get(key) ?? { park: event.park, ride: event.ride.id, events: [] };
+    entry.events.push(event);
+    byRide.set(key, entry);
   }
+  const due: { key: string; alert: StoredAlert; payload: PushPayload }[] = [];
+  for (const { park, ride, events: newestFirst } of byRide.values()) {
+    try {
+      for (const { key, alert } of await liveAlerts(park, ride, now)) {
+        const event = newestFirst.find((candidate) => matchesAlert(alert, candidate));
+        if (event?.ride) due.push({ key, alert, payload: pushPayloadOf({ ...event, ride: event.ride }, SITE_URL) });
+      }
+    } catch (error) {
+      console.warn(`alerts: could not read the alerts of ${park} ride ${ride} (${(error as Error).name})`);
+    }
+  }
+  await inTurns(due, CONCURRENCY, async ({ key, alert, payload }) => {
+    if (performance.now() > deadline) {
+      report.deferred += 1;
+      return;
+    }
+    try {
+      await takeAlert(key);
+    } catch {
+      report.failed += 1; // still there: a later event may reach it
+      return;
+    }
+    const topic = topicOf(alert.park, alert.ride);
+    const urgency = payload.type === 'ride-reopened' ? 'high' : 'normal';
+    const { outcome } = await sendPush(alert, payload, { vapid: keys, topic, urgency, now });
+    count(outcome);
+    if (outcome === 'failed') {
+      await restoreAlert(alert).catch(() =>
+        console.warn(`alerts: could not keep alert ${alert.id} after a failed push`),
+      );
+    }
+  });
   if (report.sent + report.gone + report.failed + report.deferred > 0) {
     console.info(
       `alerts: pushed ${report.sent}, gone ${report.gone}, failed ${report.failed}, deferred ${report.deferred}, expired ${report.expired}`,

@@ -75,6 +75,18 @@ describe('delivery after a recorder run', () => {
     expect(openPush(received, browser).payload).toMatchObject({ type: 'wait-below', waitNow: 20 });
   });
 
+  it('pushes, in one run, every alert its events match across rides, and only those', async () => {
+    const first = await alertFor();
+    const other = await alertFor({ ride: 7 });
+    const tooLong = await alertFor({ on: 'below', below: 10 });
+    const soarin = { id: 7, name: 'Soarin’' };
+    const report = await deliverPushes([event({ waitNow: 15 }), event({ ride: soarin, waitNow: 5 })]);
+    expect(report).toMatchObject({ sent: 2, gone: 0, failed: 0 });
+    const paths = h.push.received.map((received) => received.path).sort();
+    expect(paths).toEqual([new URL(first.endpoint).pathname, new URL(other.endpoint).pathname].sort());
+    expect((await call('DELETE', `/api/alerts/${tooLong.id}`)).status).toBe(204);
+  });
+
   it('deletes the alert when the push service answers 410 Gone', async () => {
     const { endpoint, id } = await alertFor();
     h.push.answer(new URL(endpoint).pathname, 410);

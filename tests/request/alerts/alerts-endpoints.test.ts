@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ALERTS_PER_PARK } from '../../../src/alerts/alerts.ts';
 import { listKeys, timeKey, writeRecord } from '../../../src/platform/store.ts';
@@ -110,6 +111,16 @@ describe('POST /api/alerts', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(590);
     expect((await subscribe(subscriber(h.push).body)).status).toBe(201);
+  });
+
+  it("answers 503 when the private key is not the public key's, and keeps nothing", async () => {
+    const other = createECDH('prime256v1');
+    other.generateKeys();
+    process.env.VAPID_PRIVATE_KEY = other.getPrivateKey().toString('base64url');
+    const response = await subscribe(subscriber(h.push).body);
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: string }).error).toMatch(/VAPID keys unset or not a pair/);
+    expect(await listKeys('alerts', '')).toEqual([]);
   });
 
   it('answers 503 saying so while VAPID is not configured, and keeps nothing', async () => {
