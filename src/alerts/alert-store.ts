@@ -30,7 +30,12 @@ export async function saveAlert(alert: StoredAlert): Promise<void> {
   if (!(await createRecord('alerts', indexKey(alert.id), AlertIndexSchema, { key }))) {
     throw new Error('alert id already taken'); // 128 random bits: never, short of a broken random source
   }
-  await writeRecord('alerts', key, StoredAlertSchema, alert);
+  try {
+    await writeRecord('alerts', key, StoredAlertSchema, alert);
+  } catch (error) {
+    await deleteRecords('alerts', [indexKey(alert.id)]).catch(() => {}); // no index left pointing nowhere
+    throw error;
+  }
 }
 
 /** Puts back an alert taken for delivery whose push failed for a while (a 5xx, a time-out). */
