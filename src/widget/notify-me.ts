@@ -40,6 +40,16 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
 
+/** This browser's subscription for `key`; one made with another key (the site's keys changed) is replaced. */
+async function subscribed(manager: PushManager, key: Uint8Array<ArrayBuffer>): Promise<PushSubscription> {
+  const existing = await manager.getSubscription();
+  const existingKey = existing?.options.applicationServerKey;
+  const same = existingKey && new Uint8Array(existingKey).every((byte, index) => byte === key[index]);
+  if (existing && same && existingKey.byteLength === key.byteLength) return existing;
+  await existing?.unsubscribe();
+  return manager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+}
+
 const wording = (alert: KeptAlert) =>
   alert.on === 'reopened'
     ? `when ${alert.rideName} reopens`
@@ -118,12 +128,7 @@ async function start(section: HTMLElement): Promise<void> {
     try {
       const registration = await navigator.serviceWorker.register('/sw.js');
       await navigator.serviceWorker.ready;
-      const subscription =
-        (await registration.pushManager.getSubscription()) ??
-        (await registration.pushManager.subscribe({
-          userVisibleOnly: true,
-          applicationServerKey: keyBytes(publicKey),
-        }));
+      const subscription = await subscribed(registration.pushManager, keyBytes(publicKey));
       const answer = await fetch('/api/alerts', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
