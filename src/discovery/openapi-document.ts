@@ -1,6 +1,7 @@
 import * as z from '../platform/zod-mini.ts';
 import { DOCS_PATH } from './api-catalog.ts';
 // Importing the schema modules registers their `z.meta({ id })` components in z.globalRegistry.
+import '../alerts/alert-schemas.ts';
 import '../contact/contact-schemas.ts';
 import '../platform/error-schemas.ts';
 import '../jobs/jobs-schemas.ts';
@@ -11,6 +12,7 @@ import '../wait-times/hours/park-hours-schemas.ts';
 import '../wait-times/accuracy/accuracy-schemas.ts';
 import '../wait-times/accuracy/park-days-schemas.ts';
 import '../wait-times/events/event-feed-schemas.ts';
+import { alertsPaths } from '../alerts/alerts-openapi.ts';
 import { contactPaths } from '../contact/contact-openapi.ts';
 import { jobPaths } from '../jobs/jobs-openapi.ts';
 import { locationPaths } from '../location/location-openapi.ts';
@@ -50,6 +52,7 @@ const pathsOf = (examples?: {
   ...accuracyPaths(examples?.accuracy),
   ...locationPaths,
   ...contactPaths,
+  ...alertsPaths,
   ...jobPaths,
   ...photoFeedPaths,
 });
@@ -58,7 +61,7 @@ const pathsOf = (examples?: {
 let historyExample: Promise<WaitHistory> | undefined;
 
 /** The description's title and version. */
-const INFO = { title: 'site-api', version: '1.6.0' } as const;
+const INFO = { title: 'site-api', version: '1.7.0' } as const;
 
 /**
  * What the API catalog needs of the description (title, version, paths), for a live request: without

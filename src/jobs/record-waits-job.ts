@@ -1,3 +1,4 @@
+import { deliverPushes } from '../alerts/deliver-pushes.ts';
 import { type HoursOf, recordOpenParks } from '../wait-times/recorder/record-waits.ts';
 import type { RecorderParks } from '../wait-times/recorder/recorder-schemas.ts';
 import { runJob } from './job-runs.ts';
@@ -18,7 +19,10 @@ export function recorderMessage({ polled, closed, alreadyRecorded, failed }: Rec
  */
 export function runRecordWaitsJob(options: { hoursOf?: HoursOf } = {}): Promise<StoredRun> {
   return runJob('record-waits', async () => {
-    const parks = await recordOpenParks(options);
+    const { report: parks, events } = await recordOpenParks(options);
+    // Push alerts (docs/alerts-push.md), within the run that saw the change; this also deletes the
+    // alerts expired at their park's closing. Never throws.
+    await deliverPushes(events);
     return { outcome: parks.failed.length > 0 ? 'failure' : 'success', message: recorderMessage(parks), parks };
   });
 }

@@ -98,6 +98,25 @@ export const EnvironmentSchema = z.object({
   // The posting API is versioned by month (`LinkedIn-Version: YYYYMM`); a version is served for about a year.
   NETWORK_API_VERSION: matching(/^20\d{2}(0[1-9]|1[0-2])$/, 'must be a month as YYYYMM, e.g. 202610', '202610'),
   // The author of the shared posts, a URN (RFC 8141) such as `urn:li:person:…` or `urn:li:organization:…`.
+  // Web Push (docs/alerts-push.md): the VAPID key pair as `web-push generate-vapid-keys` prints it
+  // (URL-safe base64 of the raw P-256 public point and private scalar) and the contact it names.
+  VAPID_PUBLIC_KEY: optional(
+    z.string().check(z.regex(/^B[A-Za-z0-9_-]{86}$/, 'must be 87 URL-safe base64 characters (a P-256 public point)')),
+  ),
+  VAPID_PRIVATE_KEY: optional(
+    z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be 43 URL-safe base64 characters (a P-256 private scalar)')),
+  ),
+  VAPID_SUBJECT: optionalUrl(['mailto:', 'https:']),
+  // Push endpoints beyond the known push services, as origins separated by commas (tests name a local fake).
+  PUSH_ALLOWED_ORIGINS: z.pipe(
+    optional(z.string()),
+    z.transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((origin) => origin.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    ),
+  ),
   NETWORK_AUTHOR_URN: optional(
     z.string().check(z.regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, 'must be a URN such as urn:li:person:abc123')),
   ),
@@ -123,6 +142,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = result.data;
   if (config.SMTP_URL && !(config.CONTACT_TO && config.CONTACT_FROM)) {
     throw new ConfigError('Invalid configuration: CONTACT_TO and CONTACT_FROM are required with SMTP_URL');
+  }
+  const vapid = [config.VAPID_PUBLIC_KEY, config.VAPID_PRIVATE_KEY, config.VAPID_SUBJECT];
+  if (vapid.some(Boolean) && !vapid.every(Boolean)) {
+    throw new ConfigError('Invalid configuration: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT go together');
   }
   return config;
 }

@@ -105,6 +105,7 @@ export const TAGS = [
   },
   { name: 'Location', description: 'The travel-mode location pin.' },
   { name: 'Contact', description: 'Messages for the site owner.' },
+  { name: 'Push alerts', description: 'One Web Push notification when a ride reopens or its wait drops.' },
   { name: 'Job status', description: 'Health of the two automated jobs.' },
   { name: 'Photo feed', description: 'The cached photo-sharing feed.' },
   { name: 'Discovery', description: 'Machine-readable documents about the API itself.' },

@@ -8,7 +8,7 @@ import * as z from './zod-mini.ts';
 type Schema = z.core.$ZodType;
 
 /** The stores the service uses, one per concern. */
-export type StoreName = 'wait-times' | 'location' | 'contact' | 'jobs' | 'photo-feed' | 'rate-limits';
+export type StoreName = 'wait-times' | 'location' | 'contact' | 'jobs' | 'photo-feed' | 'rate-limits' | 'alerts';
 
 /** After a failure, calls fail at once for this long instead of each waiting out the deadline. */
 const BLOBS_COOLDOWN_MS = 5_000;

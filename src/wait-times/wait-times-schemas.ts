@@ -13,6 +13,13 @@ const TrendSchema = z.enum(['up', 'down', 'flat']).check(
 
 export const RideSchema = z
   .strictObject({
+    id: z
+      .int()
+      .check(
+        z.describe(
+          "The provider's ride id (queue-times.com): what `POST /api/alerts` takes as `ride`, stable from day to day.",
+        ),
+      ),
     name: z.string().check(z.describe('Ride name as the provider spells it.')),
     wait: z.int().check(z.minimum(0), z.describe('Current posted wait in minutes (0 when closed or not posted).')),
     open: z.boolean().check(z.describe('Whether the ride is operating now.')),

@@ -18,6 +18,9 @@ export const UPSTREAM_PORT = Number(process.env.BROWSER_UPSTREAM_PORT);
 /** Where the harness serves a page of "another site" that embeds the widget (a different origin). */
 export const EMBEDDER_PORT = Number(process.env.BROWSER_EMBEDDER_PORT);
 
+/** The push service origin the browser tests' stubbed subscriptions name; the harness allows it (PUSH_ALLOWED_ORIGINS). */
+export const STUB_PUSH_ORIGIN = 'http://127.0.0.1:9';
+
 /** The harness gives this park a history sample from 30 minutes ago: its rides rise and fall. */
 export const PARK_WITH_HISTORY = 'alpha-adventure-world';
 

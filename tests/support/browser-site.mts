@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import {
   PARK_WITH_HISTORY,
   SEEDED_CROWD,
   SITE_PORT,
+  STUB_PUSH_ORIGIN,
   UPSTREAM_PORT,
 } from './browser-harness.ts';
 
@@ -56,6 +58,14 @@ process.env.DATA_DIR = dataDir;
 process.env.HOST = '127.0.0.1';
 // The pages read what the tests steer and seed; the recorder's runs would change it between steps.
 process.env.WAIT_TIMES_RECORDER = 'off';
+// Push alerts on (tests/browser/push-alerts.test.ts): a fresh VAPID key pair, and the one push
+// endpoint origin the tests' stubbed subscriptions use (a closed port: nothing is delivered there).
+const vapid = createECDH('prime256v1');
+vapid.generateKeys();
+process.env.VAPID_PUBLIC_KEY = vapid.getPublicKey().toString('base64url');
+process.env.VAPID_PRIVATE_KEY = vapid.getPrivateKey().toString('base64url');
+process.env.VAPID_SUBJECT = 'mailto:owner@example.com';
+process.env.PUSH_ALLOWED_ORIGINS = STUB_PUSH_ORIGIN;
 await import('../../server/main.mts');
 await serveEmbedder();
 

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { FINISHED_DAY, FINISHED_DAY_PARK } from './finished-day.ts';
 import type { OpenApi } from './openapi-validator.ts';
@@ -41,10 +42,15 @@ export interface FuzzSetting {
   ownerToken: string;
   /** Fix times are generated before this (Unix ms). */
   now: number;
+  /** The push service origin the server allows (PUSH_ALLOWED_ORIGINS): valid alerts name it. */
+  pushOrigin: string;
+  /** Ids of alerts the server holds: a DELETE of one is a 204 (once). */
+  alertIds: readonly string[];
 }
 
 export const LOCATION_MAX_BYTES = 64 * 1024;
 export const CONTACT_MAX_BYTES = 32 * 1024;
+export const ALERTS_MAX_BYTES = 4 * 1024;
 const EARLIEST_FIX_MS = 946_684_800_000;
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -886,6 +892,107 @@ function contactMessage(setting: FuzzSetting): fc.Arbitrary<FuzzRequest> {
     });
 }
 
+// ---------------------------------------------------------------------------------------------
+// Push alerts (POST /api/alerts, DELETE /api/alerts/{id})
+
+const ALERTS_BODY = '#/paths/~1api~1alerts/post/requestBody/content';
+/** Browser keys: real P-256 points, made once. */
+const ALERT_KEYS = Array.from({ length: 3 }, () => {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey('base64url'), auth: randomBytes(16).toString('base64url') };
+});
+
+/** A valid alert on the allowed push service, or one with a single thing wrong (400). */
+function alertBodies(setting: FuzzSetting, parks: readonly string[]): fc.Arbitrary<Body> {
+  const valid = fc
+    .record({
+      n: fc.nat(999),
+      keys: fc.constantFrom(...ALERT_KEYS),
+      park: fc.constantFrom(...parks),
+      ride: fc.integer({ min: 1, max: 20_000 }),
+      on: fc.constantFrom('reopened', 'below'),
+      below: fc.constantFrom(0, 10, 20, 45, 180),
+    })
+    .map(({ n, keys, park, ride, on, below }) => ({
+      subscription: { endpoint: `${setting.pushOrigin}/push/fuzz-${n}`, keys },
+      park,
+      ride,
+      on,
+      ...(on === 'below' ? { below } : {}),
+    }));
+  const broken = fc
+    .tuple(
+      valid,
+      fc.constantFrom<(alert: Record<string, unknown>) => Record<string, unknown>>(
+        (alert) => ({ ...alert, subscription: { endpoint: 'http://127.0.0.1:9/push', keys: ALERT_KEYS[0] } }),
+        (alert) => ({ ...alert, subscription: { endpoint: 'https://10.0.0.1/push', keys: ALERT_KEYS[0] } }),
+        (alert) => ({ ...alert, on: 'below', below: undefined }),
+        (alert) => ({ ...alert, below: 181, on: 'below' }),
+        (alert) => ({ ...alert, ride: 'Test Track' }),
+        (alert) => ({ ...alert, park: 'nowhere' }),
+      ),
+    )
+    .map(([alert, breakIt]) => json(breakIt(alert), 'invalid'));
+  return fc.oneof(
+    { weight: 4, arbitrary: valid.map((alert) => json(alert, 'valid')) },
+    { weight: 2, arbitrary: broken },
+    {
+      weight: 1,
+      arbitrary: valid.map((alert) => ({ bytes: paddedTo(alert, ALERTS_MAX_BYTES + 1), verdict: 'unknown' as const })),
+    },
+    { weight: 1, arbitrary: junkBody },
+  );
+}
+
+function alertCreation(setting: FuzzSetting, parks: readonly string[]): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .tuple(
+      alertBodies(setting, parks),
+      fc.oneof({ weight: 8, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    )
+    .chain(([body, asJson]) => {
+      const headers: Headers = [['Content-Type', asJson ? 'application/json' : 'text/plain']];
+      let expectation: FuzzRequest['expected'];
+      if (!asJson) expectation = { statuses: [415], because: 'not JSON' };
+      else if (body.bytes.byteLength > ALERTS_MAX_BYTES) expectation = { statuses: [413], because: 'over 4 KiB' };
+      else if (body.verdict === 'invalid') expectation = { statuses: [400], because: 'an invalid alert' };
+      else if (body.verdict === 'valid') expectation = { statuses: orLimited([201]), because: 'a valid alert' };
+      const documentValid =
+        asJson && body.verdict === 'valid'
+          ? { schemaAt: `${ALERTS_BODY}/application~1json/schema`, value: body.value }
+          : undefined;
+      return finish(
+        { method: 'POST', target: '/api/alerts', headers, body: body.bytes, aim: 'POST /api/alerts' },
+        common,
+        expectation,
+        documentValid,
+      );
+    });
+}
+
+/** DELETE of an alert the server holds (204, or 404 once deleted) or of ids it never gave (404). */
+function alertCancel(setting: FuzzSetting): fc.Arbitrary<FuzzRequest> {
+  const held = setting.alertIds.length > 0 ? fc.constantFrom(...setting.alertIds) : fc.constant('none');
+  return fc
+    .oneof(
+      { weight: 3, arbitrary: held.map((id) => ({ id, statuses: [204, 404] })) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .stringMatching(/^[A-Za-z0-9_-]{1,30}$/)
+          // `key` is GET /api/alerts/key's path: DELETE there is its 405.
+          .map((id) => ({ id, statuses: id === 'key' ? [405] : [404] })),
+      },
+    )
+    .chain(({ id, statuses }) =>
+      finish({ method: 'DELETE', target: `/api/alerts/${id}`, headers: [], aim: 'DELETE /api/alerts/{id}' }, common, {
+        statuses,
+        because: 'an alert id',
+      }),
+    );
+}
+
 /** Any method on /api/location or /api/contact other than the update itself. */
 function otherMethods(path: string, main: readonly string[]): fc.Arbitrary<FuzzRequest> {
   return fc
@@ -1020,6 +1127,9 @@ export function fuzzRequests(setting: FuzzSetting): fc.Arbitrary<FuzzRequest> {
     { weight: 6, arbitrary: readOnly('/api/parks', anyQuery, parks) },
     { weight: 5, arbitrary: readOnly('/api/photo-feed', anyQuery, parks) },
     { weight: 5, arbitrary: readOnly('/.well-known/oauth-protected-resource', anyQuery, parks) },
+    { weight: 3, arbitrary: alertCreation(setting, parks) },
+    { weight: 2, arbitrary: alertCancel(setting) },
+    { weight: 4, arbitrary: readOnly('/api/alerts/key', anyQuery, parks) },
     { weight: 5, arbitrary: documents },
     { weight: 5, arbitrary: unknownApi },
     { weight: 4, arbitrary: unknownPage },

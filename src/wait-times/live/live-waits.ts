@@ -102,9 +102,7 @@ export function waitTimesBody(
   },
 ): WaitTimes {
   const context = { profile, timeZone, at: snapshot.fetchedAt, earlier };
-  const rides = snapshot.rides
-    .map(({ id, ...ride }) => ({ ...ride, ...trendAndForecastOf(context, { id, ...ride }) }))
-    .sort(byName);
+  const rides = snapshot.rides.map((ride) => ({ ...ride, ...trendAndForecastOf(context, ride) })).sort(byName);
   return servedAs({ updatedAt: snapshot.fetchedAt, source: 'queue-times.com', rides }, basis);
 }
 

@@ -1,12 +1,14 @@
 import type { Context } from '@netlify/functions';
 import type { APIContext } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import alertsFunction from '../../../netlify/functions/alerts.mts';
 import contactFunction from '../../../netlify/functions/contact.mts';
 import locationFunction from '../../../netlify/functions/location.mts';
 import type { FaultMode } from '../../../scripts/fake-http-server.mts';
 import type { FakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
 import * as eventsAtomEndpoint from '../../../src/pages/api/parks/[slug]/events.atom.ts';
 import * as eventsEndpoint from '../../../src/pages/api/parks/[slug]/events.ts';
+import * as alertsKeyEndpoint from '../../../src/pages/api/alerts/key.ts';
 import * as photoFeedEndpoint from '../../../src/pages/api/photo-feed.ts';
 import * as networkStatusEndpoint from '../../../src/pages/api/professional-network-status.ts';
 import * as publishStatusEndpoint from '../../../src/pages/api/publish-status.ts';
@@ -15,6 +17,7 @@ import { contractProblems } from '../../support/contract-check.ts';
 import { FINISHED_DAY } from '../../support/finished-day.ts';
 import { type FullSite, startFullSite } from '../../support/full-site.ts';
 import type { OpenApiValidator } from '../../support/openapi-validator.ts';
+import { testSubscriber } from '../../support/push-receiver.ts';
 import type { ServedSite } from '../../support/served-site.ts';
 import type { SmtpSink } from '../../support/smtp-sink.ts';
 
@@ -104,6 +107,18 @@ const astroGet =
         cache: { set() {} },
       } as unknown as APIContext),
     );
+
+/** POST /api/alerts to the served site for a fresh browser subscription on the fake push service. */
+const postAlert = () =>
+  fetch(`${site.url}/api/alerts`, {
+    method: 'POST',
+    ...json({
+      subscription: { endpoint: full.push.endpoint('contract'), keys: testSubscriber().keys },
+      park: 'epcot',
+      ride: 159,
+      on: 'reopened',
+    }),
+  });
 
 const CASES: Case[] = [
   // GET /api/wait-times
@@ -668,6 +683,133 @@ const CASES: Case[] = [
         { PHOTO_FEED_ACCESS_TOKEN: 'IGQ-contract', PHOTO_FEED_UPSTREAM_URL: 'http://127.0.0.1:9' },
         astroGet(photoFeedEndpoint, 'http://localhost/api/photo-feed'),
       ),
+  },
+
+  // POST /api/alerts, DELETE /api/alerts/{id}, GET /api/alerts/key (the 429 comes last: it locks this client out)
+  {
+    name: 'keeps an alert for one ride',
+    operationId: 'createAlert',
+    method: 'POST',
+    url: '/api/alerts',
+    status: 201,
+    direct: () => postAlert(),
+  },
+  {
+    name: 'names the invalid fields of an alert',
+    operationId: 'createAlert',
+    method: 'POST',
+    url: '/api/alerts',
+    ...json({ park: 'epcot', ride: 'x', on: 'below' }),
+    status: 400,
+  },
+  {
+    name: 'refuses GET on the alerts endpoint',
+    operationId: 'createAlert',
+    method: 'GET',
+    url: '/api/alerts',
+    status: 405,
+  },
+  {
+    name: 'refuses an alert body over 4 KiB',
+    operationId: 'createAlert',
+    method: 'POST',
+    url: '/api/alerts',
+    ...json({ padding: 'x'.repeat(5000) }),
+    status: 413,
+  },
+  {
+    name: 'refuses an alert body that is not JSON',
+    operationId: 'createAlert',
+    method: 'POST',
+    url: '/api/alerts',
+    headers: { 'Content-Type': 'text/plain' },
+    body: 'hello',
+    status: 415,
+  },
+  {
+    name: 'says so when web push is not configured',
+    operationId: 'createAlert',
+    method: 'POST',
+    url: '/api/alerts',
+    status: 503,
+    direct: () =>
+      withEnv({ VAPID_PUBLIC_KEY: undefined, VAPID_PRIVATE_KEY: undefined, VAPID_SUBJECT: undefined }, () =>
+        alertsFunction(new Request('http://localhost/api/alerts', { method: 'POST', ...json({}) }), functionContext),
+      ),
+  },
+  {
+    name: 'cancels an alert',
+    operationId: 'cancelAlert',
+    method: 'DELETE',
+    url: '/api/alerts/{id}',
+    status: 204,
+    direct: async () => {
+      const { id } = (await (await postAlert()).json()) as { id: string };
+      return fetch(`${site.url}/api/alerts/${id}`, { method: 'DELETE' });
+    },
+  },
+  {
+    name: 'answers 404 to an unknown alert',
+    operationId: 'cancelAlert',
+    method: 'DELETE',
+    url: '/api/alerts/AAAAAAAAAAAAAAAAAAAAAA',
+    status: 404,
+  },
+  {
+    name: 'refuses GET on an alert',
+    operationId: 'cancelAlert',
+    method: 'GET',
+    url: '/api/alerts/AAAAAAAAAAAAAAAAAAAAAA',
+    status: 405,
+  },
+  {
+    name: 'gives the VAPID public key',
+    operationId: 'getVapidKey',
+    method: 'GET',
+    url: '/api/alerts/key',
+    status: 200,
+  },
+  {
+    name: 'answers 304 to a matching If-None-Match',
+    operationId: 'getVapidKey',
+    method: 'GET',
+    url: '/api/alerts/key',
+    conditional: true,
+    status: 304,
+  },
+  {
+    name: 'refuses PUT on the key',
+    operationId: 'getVapidKey',
+    method: 'PUT',
+    url: '/api/alerts/key',
+    status: 405,
+  },
+  {
+    name: 'answers 503 when web push is not configured',
+    operationId: 'getVapidKey',
+    method: 'GET',
+    url: '/api/alerts/key',
+    status: 503,
+    direct: () =>
+      withEnv(
+        { VAPID_PUBLIC_KEY: undefined, VAPID_PRIVATE_KEY: undefined, VAPID_SUBJECT: undefined },
+        astroGet(alertsKeyEndpoint, 'http://localhost/api/alerts/key'),
+      ),
+  },
+  {
+    name: 'limits one client to 20 alerts an hour',
+    operationId: 'createAlert',
+    method: 'POST',
+    url: '/api/alerts',
+    status: 429,
+    direct: async () => {
+      for (let n = 0; n < 25; n++) {
+        const response = await postAlert();
+        if (response.status === 429) return response;
+        await response.arrayBuffer();
+      }
+      throw new Error('no 429 after 25 alerts');
+    },
   },
 
   // GET /.well-known/oauth-protected-resource

@@ -7,6 +7,7 @@ import { type FullSite, startFullSite } from '../../support/full-site.ts';
 import { describeRequest, type FuzzRequest, fuzzRequests } from '../../support/fuzz-requests.ts';
 import { LoopbackClient, type RawAnswer } from '../../support/loopback-client.ts';
 import type { OpenApiValidator } from '../../support/openapi-validator.ts';
+import { testSubscriber } from '../../support/push-receiver.ts';
 import { ROOT, type ServedSite, startServedSite } from '../../support/served-site.ts';
 
 /**
@@ -44,10 +45,27 @@ let client: LoopbackClient;
 let full: FullSite;
 const environment = () => full.env;
 
+/** Alerts the server holds before the run, so that some DELETEs succeed. */
+const alertIds: string[] = [];
+
 beforeAll(async () => {
   full = await startFullSite({ token: TOKEN, siteUrl: SITE_URL });
   ({ site, validator } = full);
   client = new LoopbackClient(site.url);
+  for (let n = 0; n < 12; n++) {
+    const response = await fetch(`${site.url}/api/alerts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        subscription: { endpoint: full.push.endpoint(`held-${n}`), keys: testSubscriber().keys },
+        park: 'epcot',
+        ride: 159,
+        on: 'reopened',
+      }),
+    });
+    if (response.status !== 201) throw new Error(`could not make an alert to delete: ${response.status}`);
+    alertIds.push(((await response.json()) as { id: string }).id);
+  }
 });
 
 afterAll(async () => {
@@ -299,6 +317,8 @@ describe(`the built server under ${(RUNS * IN_FLIGHT).toLocaleString('en')} gene
       siteUrl: SITE_URL,
       ownerToken: TOKEN,
       now: Date.now(),
+      pushOrigin: full.push.origin,
+      alertIds,
     });
     const started = performance.now();
     await fc.assert(fc.asyncProperty(fc.array(requests, { minLength: IN_FLIGHT, maxLength: IN_FLIGHT }), check), {

@@ -346,6 +346,8 @@ describe("the Netlify build (as Netlify's CLI runs it, without SITE_URL)", () =>
       ['location', 'POST /api/location', { method: 'POST', headers: json, body: '{}' }],
       ['contact', 'POST /api/contact', { method: 'POST', headers: json, body: '{}' }],
       ['contact', 'OPTIONS /api/contact', { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'POST' } }],
+      ['alerts', 'POST /api/alerts', { method: 'POST', headers: json, body: '{}' }],
+      ['alerts', 'DELETE /api/alerts', { method: 'DELETE' }],
       ...[
         'contact-retry',
         'daily-publish',

@@ -29,9 +29,9 @@ function examplesOf(value: unknown, at: string[] = []): { at: string[]; example:
 }
 
 describe('the OpenAPI document', () => {
-  it('is OpenAPI 3.1.0, version 1.6.0 (the event feeds: GET /api/parks/{slug}/events), served from SITE_URL', () => {
+  it('is OpenAPI 3.1.0, version 1.7.0 (push alerts: /api/alerts), served from SITE_URL', () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(document.info.version).toBe('1.6.0');
+    expect(document.info.version).toBe('1.7.0');
     expect(document.servers).toEqual([{ url: SITE, description: 'This site' }]);
     expect(document.jsonSchemaDialect).toBe('https://spec.openapis.org/oas/3.1/dialect/base');
   });
@@ -119,14 +119,19 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the schemas in the document agree with the zod schemas the code validates with', () => {
-  const ride = { name: 'Test Track', wait: 60, open: true, trend: 'up', forecast: 55 };
+  const ride = { id: 159, name: 'Test Track', wait: 60, open: true, trend: 'up', forecast: 55 };
   const body = { updatedAt: 1_698_961_227_000, source: 'queue-times.com', rides: [ride] };
   it.each([
     ['a real answer', body, true],
     ['a closed ride with no forecast', { ...body, rides: [{ ...ride, open: false, wait: 0, forecast: null }] }, true],
     ['no rides', { ...body, rides: [] }, true],
     ['an extra field', { ...body, extra: 1 }, false],
-    ['an extra ride field', { ...body, rides: [{ ...ride, id: 3 }] }, false],
+    ['an extra ride field', { ...body, rides: [{ ...ride, extra: 3 }] }, false],
+    [
+      'a ride without its id',
+      { ...body, rides: [{ name: 'Test Track', wait: 60, open: true, trend: 'up', forecast: 55 }] },
+      false,
+    ],
     ['another source', { ...body, source: 'example.com' }, false],
     ['a forecast off the 5-minute steps', { ...body, rides: [{ ...ride, forecast: 7 }] }, false],
     ['a negative wait', { ...body, rides: [{ ...ride, wait: -5 }] }, false],

@@ -73,8 +73,10 @@ describe('wait times of a park', { timeout: 30_000 }, () => {
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     const raw = rawRides(recordedPayload(5));
     expect(body.rides).toHaveLength(new Set(raw.map((ride) => ride.id)).size);
+    // Each ride keeps the provider's id: what POST /api/alerts takes.
+    expect(new Set(body.rides.map((ride) => ride.id))).toEqual(new Set(raw.map((ride) => ride.id)));
     for (const ride of body.rides) {
-      expect(Object.keys(ride).sort()).toEqual(['forecast', 'name', 'open', 'trend', 'wait']);
+      expect(Object.keys(ride).sort()).toEqual(['forecast', 'id', 'name', 'open', 'trend', 'wait']);
       expect(ride.trend).toBe('flat'); // no earlier sample yet
       if (!ride.open) expect(ride.forecast).toBeNull();
     }
@@ -216,7 +218,7 @@ describe('wait times around the relay', { timeout: 30_000 }, () => {
     const stored = {
       updatedAt: Date.now() - MINUTE,
       source: 'queue-times.com' as const,
-      rides: [{ name: 'Coaster', wait: 45, open: true, trend: 'up' as const, forecast: 50 }],
+      rides: [{ id: 1, name: 'Coaster', wait: 45, open: true, trend: 'up' as const, forecast: 50 }],
     };
     await writeRecord('wait-times', 'answer/hollywood-studios', WaitTimesSchema, stored);
     const { body } = await getWaitTimes(studios);

@@ -42,7 +42,15 @@ function history(times: number[], chartRides: ChartRide[], outlookTimes: number[
 const live = (updatedAt: number, rides: Partial<Ride>[]): WaitTimes => ({
   updatedAt,
   source: 'queue-times.com',
-  rides: rides.map((ride) => ({ name: 'Ride', wait: 0, open: true, trend: 'flat', forecast: null, ...ride })),
+  rides: rides.map((ride, index) => ({
+    id: index + 1,
+    name: 'Ride',
+    wait: 0,
+    open: true,
+    trend: 'flat',
+    forecast: null,
+    ...ride,
+  })),
 });
 
 // Samples at 10:00, 10:30 and 11:00; the data is from 11:00. Soarin' was closed at 10:30 and has a
