@@ -88,7 +88,7 @@ export async function buildOpenApiDocument(siteUrl: string): Promise<OpenApiDocu
       history: await historyExample,
       accuracy: accuracyExample(),
       days: parkDayExample(),
-      events: eventFeedExample(),
+      events: eventFeedExample(siteUrl),
     }),
   );
   // The shared headers the paths refer to (the vocabulary holds more).

@@ -39,6 +39,10 @@ class ParkWaits extends HTMLElement {
   static observedAttributes = ['park', 'api-base', 'open-only', 'sort', 'label'];
 
   #data: WaitTimes | null = null;
+  /** The live waits shown, or null: the park page's own parts read them here and ask nothing again (notify-me.ts). */
+  get waits(): WaitTimes | null {
+    return this.#data;
+  }
   /** The park's day so far (GET /api/wait-times/history), or null. */
   #day: WaitHistory | null = null;
   /** The park's scorecard (GET /api/accuracy), or null; asked at the start, then at most hourly. */

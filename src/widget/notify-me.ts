@@ -56,6 +56,26 @@ const wording = (alert: KeptAlert) =>
     : `when ${alert.rideName} is at ${alert.below} min or less`;
 const until = (at: number) => new Date(at).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
 
+/**
+ * The waits the page's widget shows, once it has them (its `state` attribute says when): the page
+ * asks GET /api/wait-times once, for both. Null when the widget ends without data.
+ */
+function widgetWaits(): Promise<WaitTimes | null> {
+  const widget = document.querySelector('park-waits') as (HTMLElement & { waits?: WaitTimes | null }) | null;
+  if (!widget) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const settle = () => {
+      const waits = widget.waits ?? null;
+      if (!waits && widget.getAttribute('state') !== 'error') return false;
+      resolve(waits);
+      return true;
+    };
+    if (settle()) return;
+    const observer = new MutationObserver(() => settle() && observer.disconnect());
+    observer.observe(widget, { attributes: true, attributeFilter: ['state'] });
+  });
+}
+
 async function start(section: HTMLElement): Promise<void> {
   const park = section.dataset.park ?? '';
   const key = await fetch('/api/alerts/key').catch(() => null);
@@ -103,15 +123,18 @@ async function start(section: HTMLElement): Promise<void> {
   render();
 
   const rides = form.elements.namedItem('ride') as HTMLSelectElement;
-  const waits = await fetch(`/api/wait-times?park=${encodeURIComponent(park)}`).catch(() => null);
-  const body = waits?.ok ? ((await waits.json()) as WaitTimes) : null;
+  const body = await widgetWaits();
   for (const ride of body?.rides ?? []) {
     const label = ride.open ? `${ride.name} (${ride.wait} min)` : `${ride.name} (closed)`;
     rides.append(new Option(label, String(ride.id)));
   }
   if (rides.options.length === 0) {
     form.hidden = true;
-    return say('The rides could not be loaded; reload the page to set an alert.');
+    return say(
+      body
+        ? 'No rides are listed now (the park is closed): come back when it opens.'
+        : 'The rides could not be loaded; reload the page to set an alert.',
+    );
   }
 
   form.addEventListener('submit', async (event) => {

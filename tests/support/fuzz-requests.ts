@@ -1114,10 +1114,11 @@ export function fuzzRequests(setting: FuzzSetting): fc.Arbitrary<FuzzRequest> {
     // The same: 3 more from /api/wait-times, 1 from the location updates (the 1,000 of `npm test`
     // reach each endpoint at least 1 % of the time with this seed).
     { weight: 3, arbitrary: readOnly('/api/wait-times/days', daysQuery(parks), parks) },
-    { weight: 11, arbitrary: locationUpdate(setting) },
-    // 2 each from /api/wait-times and the location updates: the total stays.
-    { weight: 2, arbitrary: eventFeed('/api/parks/{slug}/events', parks) },
-    { weight: 2, arbitrary: eventFeed('/api/parks/{slug}/events.atom', parks) },
+    { weight: 5, arbitrary: locationUpdate(setting) },
+    // 5 each, from /api/wait-times and the location updates (a location update sends several
+    // requests, a feed one): the total stays.
+    { weight: 5, arbitrary: eventFeed('/api/parks/{slug}/events', parks) },
+    { weight: 5, arbitrary: eventFeed('/api/parks/{slug}/events.atom', parks) },
     { weight: 5, arbitrary: otherMethods('/api/location', ['GET', 'HEAD']) },
     { weight: 12, arbitrary: contactMessage(setting) },
     { weight: 3, arbitrary: otherMethods('/api/contact', ['POST', 'OPTIONS']) },

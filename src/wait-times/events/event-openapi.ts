@@ -17,9 +17,10 @@ import { EVENT_TYPES, type ParkEvent } from './event-schemas.ts';
 
 /**
  * The example, by the real rules and feeds over SYNTHETIC polls (made up, never recorded): EPCOT
- * opens at 09:00, a ride's wait falls from 50 to 25 minutes, another is down from 09:05.
+ * opens at 09:00, a ride's wait falls from 50 to 25 minutes, another is down from 09:05. Its links
+ * name `siteUrl`, as the rest of the description does.
  */
-export function eventFeedExample(): { json: unknown; atom: string } {
+export function eventFeedExample(siteUrl: string): { json: unknown; atom: string } {
   const park = findPark('epcot');
   if (!park) throw new Error('epcot is missing from the park table');
   const at = (time: string) => fromWallClock(Date.parse(`2026-07-04T${time}Z`), park.timezone);
@@ -55,7 +56,7 @@ export function eventFeedExample(): { json: unknown; atom: string } {
     recent = [...result.events, ...recent].sort(newestFirst);
     sides = result.sides;
   }
-  const place = { park, filter: { rides: [], types: [], below: null }, siteUrl: 'https://site.example' };
+  const place = { park, filter: { rides: [], types: [], below: null }, siteUrl };
   return { json: jsonFeedOf(place, recent), atom: atomFeedOf(place, recent, at('09:20:00')) };
 }
 

@@ -125,7 +125,7 @@ describe('the feeds in the OpenAPI document', () => {
   });
 
   it('takes its examples from the real rules and feeds: a valid JSON Feed and an Atom feedparser reads', async () => {
-    const { json, atom } = eventFeedExample();
+    const { json, atom } = eventFeedExample('https://site.example');
     const feed = readJsonFeed(JSON.stringify(json));
     expect(feed.items.map((item) => item.tags)).toEqual([['ride-down'], ['wait-below'], ['park-opened']]);
     const { items } = await readAtom(atom);
