@@ -109,14 +109,15 @@ describe('the API catalog, /.well-known/api-catalog (RFC 9727)', () => {
     }
   });
 
-  it('lists every /api/ endpoint of the OpenAPI description as an item, and as status only documented job endpoints', async () => {
+  it('lists every /api/ endpoint of the OpenAPI description without a template as an item, and as status only documented job endpoints', async () => {
     const catalog = (await (await get('/.well-known/api-catalog')).json()) as Catalog;
     const document = (await (await get('/docs/openapi.json')).json()) as { paths: Record<string, object> };
     const api = catalog.linkset[0] as Catalog['linkset'][number];
     const items = ((api.item ?? []) as LinkTarget[]).map((target) => localPath(target.href));
     expect(items.sort()).toEqual(
       Object.keys(document.paths)
-        .filter((p) => p.startsWith('/api/'))
+        // A link's target is a URI (RFC 8288), not a template: templated paths are reached from the document.
+        .filter((p) => p.startsWith('/api/') && !p.includes('{'))
         .sort(),
     );
     for (const target of (api.status ?? []) as LinkTarget[]) {
