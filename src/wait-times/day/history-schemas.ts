@@ -127,7 +127,7 @@ export const RideDownSchema = z
       .nullable(ReopenWithinSchema)
       .check(
         z.describe(
-          'The chance, 0 to 1 rounded to 5 %, that a ride down this long reopens within 15, 30 and 60 more minutes: a Kaplan–Meier estimate over the recorded outages, made for rides down about 5, 15, 30, 60 and 120 minutes: the longest of those the ride has reached answers; within the last hour before the park closes, only the time left counts. Null when there are too few outages to say, or no odds could be read: never a guess. An estimate, not a promise.',
+          'The chance, 0 to 1 rounded to 5 %, that a ride down this long reopens within 15, 30 and 60 more minutes: of the moments recorded outages were seen down about as long (5, 15, 30, 60 or 120 minutes: the longest the ride has reached answers) in the same part of the day (its first 90 minutes, its last 2 hours, or between), the share followed by a reopening within each; a ride still down at closing counts as not back, and within the last hour before the park closes only the time left counts. Null when there are too few outages to say, or no odds could be read: never a guess. An estimate, not a promise.',
         ),
       ),
     outages: ReopenBucketSchema.shape.outages.check(

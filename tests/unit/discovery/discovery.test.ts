@@ -176,9 +176,10 @@ describe('Agent Skills', () => {
     const markdown = renderSkill('park-wait-times', SITE);
     expect(markdown).toContain('## Is a ride down? Will it reopen soon?');
     expect(markdown).toMatch(/`rides\[\]\.down`: `null` unless the ride is down now/);
-    expect(markdown).toContain('Kaplan–Meier');
-    expect(markdown).toMatch(/falling back\nto all parks pooled/);
-    expect(markdown).toMatch(/rounded\nto 5 %/);
+    expect(markdown).toMatch(/in the same\npart of the day/);
+    expect(markdown).toMatch(/falling back to the pool where the\npark has fewer than 24 outages/);
+    expect(markdown).toContain('rounded to 5 %');
+    expect(markdown).toContain('treat them as a rough guide');
     expect(markdown).toMatch(/It is\nnot a promise/);
     expect(markdown).toMatch(
       /`reopenWithin` is `null`, say there are too few recorded outages to give odds; never invent a\nfigure/,
