@@ -30,8 +30,8 @@ async function json(pathname: string): Promise<{ response: Response; body: Recor
   return { response, body: (await response.json()) as Record<string, unknown> };
 }
 
-function expectApiHeaders(response: Response, cors: boolean) {
-  expect(parseMediaType(response.headers.get('content-type')).essence).toBe('application/json');
+function expectApiHeaders(response: Response, cors: boolean, type = 'application/json') {
+  expect(parseMediaType(response.headers.get('content-type')).essence).toBe(type);
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   const link = parseLinkHeader(response.headers.get('link'), BASE).find((l) => l.rels.includes('api-catalog'));
   expect(link && new URL(link.href).pathname).toBe('/.well-known/api-catalog');
@@ -64,7 +64,7 @@ describe('the public GET endpoints', () => {
     const response = await get(pathname);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe(type);
-    expectApiHeaders(response, true);
+    expectApiHeaders(response, true, parseMediaType(type).essence);
     expect(response.headers.get('etag')).toBeTruthy();
     expect(await response.text()).toContain('Queue-Times.com');
   });
@@ -74,7 +74,7 @@ describe('the public GET endpoints', () => {
     expect(Object.keys(body).sort()).toEqual(['rides', 'source', 'updatedAt']);
     expect(body.source).toBe('queue-times.com');
     for (const ride of body.rides as Record<string, unknown>[])
-      expect(Object.keys(ride).sort()).toEqual(['forecast', 'name', 'open', 'trend', 'wait']);
+      expect(Object.keys(ride).sort()).toEqual(['forecast', 'id', 'name', 'open', 'trend', 'wait']);
   });
 
   it("answers every park's hours (locally from the fake provider) and the day's hours beside the waits", async () => {
@@ -262,7 +262,9 @@ if (!EDGE) {
     // Netlify runs it on its schedule; the CLI lets it be invoked by its default URL.
     it('runs the wait-times recorder (scheduled function): a park nobody asked for has its day', async () => {
       const response = await post('/.netlify/functions/record-waits', '{"next_run":null}');
-      const run = (await response.json()) as {
+      const text = await response.text();
+      expect(response.status, text).toBe(200);
+      const run = JSON.parse(text) as {
         startedAt: number;
         finishedAt: number;
         parks: Record<string, unknown[]>;
