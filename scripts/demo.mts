@@ -4,7 +4,6 @@ import { getConfig, loadConfig } from '../src/platform/config.ts';
 import { MINUTE_MS } from '../src/platform/time-units.ts';
 import { isInRecordingWindow, parkHoursToday } from '../src/wait-times/hours/park-hours.ts';
 import { PARKS, type Park } from '../src/wait-times/parks.ts';
-import { borrowedFrom, startFakeQueueTimes } from './fake-queue-times.mts';
 import {
   catchUpDemoPark,
   DEMO_DAYS_BEFORE,
@@ -12,16 +11,17 @@ import {
   type DownRides,
   gradeDemoDays,
   seedDemoPark,
-} from './seed-demo.mts';
-import { DOWN_SAMPLES, ridesToTakeDown, seedPastOutages } from './seed-outages.mts';
+} from './demo/seed-demo.mts';
+import { DOWN_SAMPLES, ridesToTakeDown, seedPastOutages } from './demo/seed-outages.mts';
+import { borrowedFrom, startFakeQueueTimes } from './fake-queue-times.mts';
 
 // `npm run demo` (start.mts builds first): the site offline against recorded queue-times payloads with
 // moving waits (SYNTHETIC movement, fake-queue-times.mts) and park hours (fake-park-hours.mts). It
 // starts serving at once, then seeds each park's last days through the recorder's own write in the
-// background (seed-demo.mts), today a quarter busier than usual; the scheduled functions start once
+// background (demo/seed-demo.mts), today a quarter busier than usual; the scheduled functions start once
 // every park is seeded, so that no live poll lands between two seeded ones. One open park (EPCOT
 // when open) has three rides down (SYNTHETIC): closed upstream from 10, 45 and 75 minutes before
-// the start, with 30 synthetic past days of outages its reopen odds learn from (seed-outages.mts).
+// the start, with 30 synthetic past days of outages its reopen odds learn from (demo/seed-outages.mts).
 const TODAY_CROWD = 1.25;
 /** Rides kept closed by the fake upstream, by queue-times park id: filled once the park is chosen. */
 const closedRides: Record<number, number[]> = {};

@@ -40,6 +40,21 @@ export const PushSubscriptionSchema = z.object({
   ),
 });
 
+/** A request as a browser on Chrome sends it (keys made up): the schema's and the OpenAPI document's example. */
+export const ALERT_REQUEST_EXAMPLE = {
+  subscription: {
+    endpoint: 'https://fcm.googleapis.com/fcm/send/dpH5lCsTSSM:APA91bH…',
+    keys: {
+      p256dh: 'BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4',
+      auth: 'BTBZMqHH6r4Tts7J_aSIgg',
+    },
+  },
+  park: 'epcot',
+  ride: 159,
+  on: 'below',
+  below: 20,
+};
+
 export const AlertRequestSchema = z
   .object(
     {
@@ -79,21 +94,7 @@ export const AlertRequestSchema = z
       id: 'AlertRequest',
       description:
         'Tell this browser once when a ride reopens, or when its posted wait is at or below a number of minutes.',
-      examples: [
-        {
-          subscription: {
-            endpoint: 'https://fcm.googleapis.com/fcm/send/dpH5lCsTSSM:APA91bH…',
-            keys: {
-              p256dh: 'BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4',
-              auth: 'BTBZMqHH6r4Tts7J_aSIgg',
-            },
-          },
-          park: 'epcot',
-          ride: 159,
-          on: 'below',
-          below: 20,
-        },
-      ],
+      examples: [ALERT_REQUEST_EXAMPLE],
     }),
   );
 

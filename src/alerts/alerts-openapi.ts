@@ -16,25 +16,14 @@ import {
   publicGet,
   ref,
 } from '../platform/openapi-vocabulary.ts';
+import { ALERT_REQUEST_EXAMPLE } from './alert-schemas.ts';
 import { ALERTS_MAX_BODY_BYTES, ALERTS_PER_PARK, ALERTS_RATE_LIMIT, webPushUnavailable } from './alerts.ts';
 import { PUSH_SERVICES } from './push-endpoints.ts';
 
 const NOT_CONFIGURED = webPushUnavailable();
 const services = PUSH_SERVICES.map(({ name, host, subdomains }) => `${name} (\`${subdomains ? '*.' : ''}${host}\`)`);
 
-const example = {
-  subscription: {
-    endpoint: 'https://fcm.googleapis.com/fcm/send/dpH5lCsTSSM:APA91bH…',
-    keys: {
-      p256dh: 'BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4',
-      auth: 'BTBZMqHH6r4Tts7J_aSIgg',
-    },
-  },
-  park: 'epcot',
-  ride: 159,
-  on: 'below',
-  below: 20,
-};
+const example = ALERT_REQUEST_EXAMPLE;
 
 const noStore = headerRefs('Cache-Control');
 

@@ -6,7 +6,7 @@ import { PARK_WITH_DAY } from '../support/browser-harness.ts';
 
 /**
  * Rides down in <park-waits> on the park page whose day the harness seeded with three SYNTHETIC
- * outages (scripts/seed-outages.mts: closed upstream for the last 10, 45 and 75 minutes) and a
+ * outages (scripts/demo/seed-outages.mts: closed upstream for the last 10, 45 and 75 minutes) and a
  * made-up reopen table: the park's own odds, pooled odds, and none.
  */
 

@@ -1,9 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedParkHistory } from '../../../scripts/demo/seed-history.mts';
+import { ridesToTakeDown, seedOutages } from '../../../scripts/demo/seed-outages.mts';
 import { type FakeQueueTimes, startFakeQueueTimes } from '../../../scripts/fake-queue-times.mts';
-import { seedParkHistory } from '../../../scripts/seed-history.mts';
-import { ridesToTakeDown, seedOutages } from '../../../scripts/seed-outages.mts';
 import { handleMcpRequest } from '../../../src/mcp/mcp-server.ts';
 import type { RideDay } from '../../../src/wait-times/day/history-schemas.ts';
 import { findPark, type Park } from '../../../src/wait-times/parks.ts';
@@ -13,7 +13,7 @@ import { startLocalBlobs } from '../../support/local-blobs.ts';
 /**
  * `when_to_ride` and `get_park_day` for rides down: POST /mcp in-process (handleMcpRequest, the SDK
  * client over a fetch that calls it), a real Blobs store seeded with a day, three SYNTHETIC outages
- * and a made-up reopen table (scripts/seed-outages.mts: 10, 45 and 75 minutes down; the park's
+ * and a made-up reopen table (scripts/demo/seed-outages.mts: 10, 45 and 75 minutes down; the park's
  * odds, pooled odds, none), and the local replay of queue-times with those rides closed.
  */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { pollTimesOf } from '../../../scripts/simulate-days.mts';
+import { pollTimesOf } from '../../../scripts/demo/simulate-days.mts';
 
-/** The demo's seeded days (scripts/simulate-days.mts) are polled when the recorder would have polled them. */
+/** The demo's seeded days (scripts/demo/simulate-days.mts) are polled when the recorder would have polled them. */
 
 const MINUTE = 60_000;
 const DATE = '2026-07-04';

@@ -1,7 +1,7 @@
-import { readRecord, writeRecord } from '../src/platform/store.ts';
-import { MINUTE_MS } from '../src/platform/time-units.ts';
-import { DayRecordSchema } from '../src/wait-times/day/history-schemas.ts';
-import { localDateOf, shiftDate } from '../src/wait-times/local-time.ts';
+import { readRecord, writeRecord } from '../../src/platform/store.ts';
+import { MINUTE_MS } from '../../src/platform/time-units.ts';
+import { DayRecordSchema } from '../../src/wait-times/day/history-schemas.ts';
+import { localDateOf, shiftDate } from '../../src/wait-times/local-time.ts';
 import {
   DayOutagesSchema,
   dayOutagesKey,
@@ -9,11 +9,11 @@ import {
   type ReopenTable,
   ReopenTableSchema,
   reopenTableKey,
-} from '../src/wait-times/outages/outage-schemas.ts';
-import { findPark } from '../src/wait-times/parks.ts';
-import { ridesOf } from '../src/wait-times/queue-times.ts';
-import { QueueTimesParkSchema } from '../src/wait-times/queue-times-schemas.ts';
-import { recordedPayload } from './fake-queue-times.mts';
+} from '../../src/wait-times/outages/outage-schemas.ts';
+import { findPark } from '../../src/wait-times/parks.ts';
+import { ridesOf } from '../../src/wait-times/queue-times.ts';
+import { QueueTimesParkSchema } from '../../src/wait-times/queue-times-schemas.ts';
+import { recordedPayload } from '../fake-queue-times.mts';
 
 // SYNTHETIC rides down, for the browser tests (and anyone showing the widget): a park's day record
 // with rides closed for their last samples, the outages the recorder would record for them, and a

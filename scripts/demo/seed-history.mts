@@ -1,15 +1,15 @@
-import { writeRecord } from '../src/platform/store.ts';
-import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/platform/time-units.ts';
-import { readDay } from '../src/wait-times/day/day-store.ts';
-import { DayRecordSchema } from '../src/wait-times/day/history-schemas.ts';
-import { addSamples, emptyDay, SLOT_MS } from '../src/wait-times/day/park-day.ts';
-import { blobsHistory, memoryHistory, recordSample, sampleOf } from '../src/wait-times/forecast/park-history.ts';
-import { dayBoundsOf, localDateOf } from '../src/wait-times/local-time.ts';
-import type { HistorySample } from '../src/wait-times/park-snapshot-schemas.ts';
-import { findPark } from '../src/wait-times/parks.ts';
-import { ridesOf } from '../src/wait-times/queue-times.ts';
-import { QueueTimesParkSchema } from '../src/wait-times/queue-times-schemas.ts';
-import { movingWaits, recordedPayload } from './fake-queue-times.mts';
+import { writeRecord } from '../../src/platform/store.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/platform/time-units.ts';
+import { readDay } from '../../src/wait-times/day/day-store.ts';
+import { DayRecordSchema } from '../../src/wait-times/day/history-schemas.ts';
+import { addSamples, emptyDay, SLOT_MS } from '../../src/wait-times/day/park-day.ts';
+import { blobsHistory, memoryHistory, recordSample, sampleOf } from '../../src/wait-times/forecast/park-history.ts';
+import { dayBoundsOf, localDateOf } from '../../src/wait-times/local-time.ts';
+import type { HistorySample } from '../../src/wait-times/park-snapshot-schemas.ts';
+import { findPark } from '../../src/wait-times/parks.ts';
+import { ridesOf } from '../../src/wait-times/queue-times.ts';
+import { QueueTimesParkSchema } from '../../src/wait-times/queue-times-schemas.ts';
+import { movingWaits, recordedPayload } from '../fake-queue-times.mts';
 
 /**
  * Gives a park in Blobs (NETLIFY_BLOBS_CONTEXT) what a few days of the service would leave, so that

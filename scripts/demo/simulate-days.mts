@@ -1,10 +1,10 @@
-import { MINUTE_MS } from '../src/platform/time-units.ts';
-import { RECORDING_MARGIN_MS } from '../src/wait-times/hours/park-hours.ts';
-import type { DayHours } from '../src/wait-times/hours/park-hours-schemas.ts';
-import { dayBoundsOf, shiftDate } from '../src/wait-times/local-time.ts';
-import type { ParkSnapshot } from '../src/wait-times/park-snapshot-schemas.ts';
-import type { Park } from '../src/wait-times/parks.ts';
-import { writeParkRecords } from '../src/wait-times/recorder/park-records.ts';
+import { MINUTE_MS } from '../../src/platform/time-units.ts';
+import { RECORDING_MARGIN_MS } from '../../src/wait-times/hours/park-hours.ts';
+import type { DayHours } from '../../src/wait-times/hours/park-hours-schemas.ts';
+import { dayBoundsOf, shiftDate } from '../../src/wait-times/local-time.ts';
+import type { ParkSnapshot } from '../../src/wait-times/park-snapshot-schemas.ts';
+import type { Park } from '../../src/wait-times/parks.ts';
+import { writeParkRecords } from '../../src/wait-times/recorder/park-records.ts';
 
 /**
  * Past park-days as the recorder would have left them, written by the recorder's own write

@@ -1,18 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { eventsOf, newestFirst } from '../src/wait-times/events/event-rules.ts';
-import type { BandSides, ParkEvent } from '../src/wait-times/events/event-schemas.ts';
-import { fromWallClock } from '../src/wait-times/local-time.ts';
-import { parsePostedWaits } from './backtest/posted-waits.ts';
+import { eventsOf, newestFirst } from '../../src/wait-times/events/event-rules.ts';
+import type { BandSides, ParkEvent } from '../../src/wait-times/events/event-schemas.ts';
+import { fromWallClock } from '../../src/wait-times/local-time.ts';
+import { parsePostedWaits } from './posted-waits.ts';
 
 /**
- * `node scripts/events-cost.mts [folder]`: the wait-band rules (event-rules.ts) over real posted
+ * `node scripts/backtest/events-cost.mts [folder]`: the wait-band rules (event-rules.ts) over real posted
  * waits, TouringPlans.com's series in ../shared/data/touringplans (credit: its CREDIT.md), one ride
  * at a time as the recorder would see it: band events per ride-day, the writes they cost (a poll
  * that adds an event or moves a ride across a band) and the bytes of an event as stored
  * (docs/alerts.md, "Costs"). Down samples are closed rides; the outage rules are not applied here.
  */
-const folder = process.argv[2] ?? path.resolve(import.meta.dirname, '../../shared/data/touringplans');
+const folder = process.argv[2] ?? path.resolve(import.meta.dirname, '../../../shared/data/touringplans');
 const files = [
   ...readdirSync(folder).filter((name) => name.endsWith('.csv')),
   ...readdirSync(path.join(folder, '2018'))

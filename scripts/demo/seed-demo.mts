@@ -1,13 +1,13 @@
-import { gradeFinishedDays } from '../src/wait-times/accuracy/grade-days.ts';
-import { readDay } from '../src/wait-times/day/day-store.ts';
-import { publicDayOf } from '../src/wait-times/hours/park-hours.ts';
-import { scheduleRowsOf } from '../src/wait-times/hours/themeparks-wiki.ts';
-import { localDateOf, shiftDate } from '../src/wait-times/local-time.ts';
-import type { Park } from '../src/wait-times/parks.ts';
-import { ridesOf } from '../src/wait-times/queue-times.ts';
-import { QueueTimesParkSchema } from '../src/wait-times/queue-times-schemas.ts';
-import { redatedSchedule, syntheticSchedule } from './fake-park-hours.mts';
-import { labelledPayload, movingWaits, withClosedRides } from './fake-queue-times.mts';
+import { gradeFinishedDays } from '../../src/wait-times/accuracy/grade-days.ts';
+import { readDay } from '../../src/wait-times/day/day-store.ts';
+import { publicDayOf } from '../../src/wait-times/hours/park-hours.ts';
+import { scheduleRowsOf } from '../../src/wait-times/hours/themeparks-wiki.ts';
+import { localDateOf, shiftDate } from '../../src/wait-times/local-time.ts';
+import type { Park } from '../../src/wait-times/parks.ts';
+import { ridesOf } from '../../src/wait-times/queue-times.ts';
+import { QueueTimesParkSchema } from '../../src/wait-times/queue-times-schemas.ts';
+import { redatedSchedule, syntheticSchedule } from '../fake-park-hours.mts';
+import { labelledPayload, movingWaits, withClosedRides } from '../fake-queue-times.mts';
 import { type SimulatedPark, simulateDays } from './simulate-days.mts';
 
 /**
